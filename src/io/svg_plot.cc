@@ -38,6 +38,13 @@ struct Point {
   double x, y;
 };
 
+struct Box {
+  double left, top, right, bottom;
+  bool Contains(Point p) const {
+    return p.x >= left && p.x <= right && p.y >= top && p.y <= bottom;
+  }
+};
+
 // Pixel coordinate with two decimals at most, trailing zeros dropped.
 std::string Px(double v) {
   char buf[32];
@@ -67,7 +74,7 @@ int EngineeringExponent(double magnitude) {
 // Decimals that resolve `step` once scaled by 10^-exponent.
 int Decimals(double step, int exponent) {
   const double scaled = step * std::pow(10.0, -exponent);
-  return std::clamp(static_cast<int>(std::ceil(-std::log10(scaled) - 1e-9)), 0, 9);
+  return std::clamp(static_cast<int>(std::ceil(-std::log10(scaled) - 1e-9)), 0, 15);
 }
 
 // Linear-axis labels with one common prefix: the candidate exponent giving the narrowest
@@ -244,6 +251,13 @@ Style StyleOf(std::size_t i) {
           static_cast<Marker>(i % kMarkerCount)};
 }
 
+// A <rect> covering `box`, with further attributes `extra` (" name=\"value\"...").
+void WriteRect(std::ostream& out, const Box& box, std::string_view extra) {
+  out << "<rect x=\"" << Px(box.left) << "\" y=\"" << Px(box.top) << "\" width=\""
+      << Px(box.right - box.left) << "\" height=\"" << Px(box.bottom - box.top) << '"' << extra
+      << "/>\n";
+}
+
 // Opens a <g> that strokes the lines of a series (closed by the caller).
 void OpenLineGroup(std::ostream& out, const Style& style) {
   out << "<g fill=\"none\" stroke=\"" << style.color << "\" stroke-width=\"" << Px(kLineWidth)
@@ -266,9 +280,8 @@ void WriteMarker(std::ostream& out, Marker marker, Point p) {
       break;
     case Marker::kSquare: {
       const double h = 0.85 * r;
-      out << "<rect x=\"" << Px(p.x - h) << "\" y=\"" << Px(p.y - h) << "\" width=\"" << Px(2 * h)
-          << "\" height=\"" << Px(2 * h) << "\"/>";
-      break;
+      WriteRect(out, {p.x - h, p.y - h, p.x + h, p.y + h}, "");
+      return;
     }
     case Marker::kDiamond:
     case Marker::kTriangleUp:
@@ -306,21 +319,16 @@ void WriteLine(std::ostream& out, Point a, Point b) {
       << Px(b.y) << "\"/>\n";
 }
 
-struct Box {
-  double left, top, right, bottom;
-  bool Contains(Point p) const {
-    return p.x >= left && p.x <= right && p.y >= top && p.y <= bottom;
-  }
-};
-
-// How much of the drawn data lies under `box`: points sampled every few pixels along lines.
-int DataUnder(const Box& box, const std::vector<std::vector<std::vector<Point>>>& all_runs) {
+// How much of the drawn data lies under `box`: the points, and for series drawn with a
+// line, points sampled every few pixels along it.
+int DataUnder(const Box& box, const PlotSpec& spec,
+              const std::vector<std::vector<std::vector<Point>>>& all_runs) {
   int count = 0;
-  for (const auto& runs : all_runs) {
-    for (const auto& run : runs) {
+  for (std::size_t i = 0; i < all_runs.size(); ++i) {
+    for (const auto& run : all_runs[i]) {
       for (std::size_t j = 0; j < run.size(); ++j) {
         count += box.Contains(run[j]);
-        if (j == 0) continue;
+        if (j == 0 || !spec.series[i].line) continue;
         const Point a = run[j - 1], b = run[j];
         const int pieces = std::min(200, static_cast<int>(std::hypot(b.x - a.x, b.y - a.y) / 4));
         for (int k = 1; k < pieces; ++k) {
@@ -403,47 +411,21 @@ std::string EscapeXml(std::string_view text) {
       case '\'':
         out += "&apos;";
         break;
-      default:
-        out += c;
+      default:  // XML 1.0 allows no control characters other than tab and line breaks
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') {
+          out += c;
+        }
     }
   }
   return out;
 }
 
-std::string RenderSvgPlot(const PlotSpec& spec) {
-  const auto [x_data, y_data] = DataRanges(spec);
-  Axis x = MakeAxis(x_data, spec.log_x, kMaxTicksX);
-  Axis y = MakeAxis(y_data, spec.log_y, kMaxTicksY);
+namespace {
 
-  // Layout: the left margin fits the widest y tick label and the rotated y label.
-  double y_label_width = 0.0;
-  for (const auto& label : y.labels)
-    y_label_width = std::max(y_label_width, TextWidth(label, kTickFont));
-  const Box plot{18.0 + kLabelFont + 10.0 + y_label_width + kTickLength + 6.0,
-                 spec.title.empty() ? 24.0 : 56.0, kWidth - 28.0, kHeight - 64.0};
-  x.pixel_lo = plot.left;
-  x.pixel_hi = plot.right;
-  y.pixel_lo = plot.bottom;
-  y.pixel_hi = plot.top;
+using SeriesRuns = std::vector<std::vector<Point>>;
 
-  std::vector<std::vector<std::vector<Point>>> runs;
-  for (const auto& s : spec.series) runs.push_back(PixelRuns(s, x, y));
-
-  std::ostringstream out;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << Px(kWidth) << "\" height=\""
-      << Px(kHeight) << "\" viewBox=\"0 0 " << Px(kWidth) << ' ' << Px(kHeight)
-      << "\" font-family=\"" << kFont << "\" fill=\"" << kInk << "\">\n";
-  out << "<defs><clipPath id=\"plot-area\"><rect x=\"" << Px(plot.left) << "\" y=\"" << Px(plot.top)
-      << "\" width=\"" << Px(plot.right - plot.left) << "\" height=\"" << Px(plot.bottom - plot.top)
-      << "\"/></clipPath></defs>\n";
-  out << "<rect x=\"0\" y=\"0\" width=\"" << Px(kWidth) << "\" height=\"" << Px(kHeight)
-      << "\" fill=\"#ffffff\"/>\n";
-  if (!spec.title.empty()) {
-    WriteText(out, {(plot.left + plot.right) / 2, 34.0}, "middle", kTitleFont, spec.title,
-              " font-weight=\"bold\"");
-  }
-
-  // Grid: light lines at the major ticks, lighter ones at the log minor ticks.
+// Grid: light lines at the major ticks, lighter ones at the log minor ticks.
+void WriteGrid(std::ostream& out, const Box& plot, const Axis& x, const Axis& y) {
   const auto grid = [&](const std::vector<double>& xs, const std::vector<double>& ys,
                         const char* color) {
     if (xs.empty() && ys.empty()) return;
@@ -454,10 +436,51 @@ std::string RenderSvgPlot(const PlotSpec& spec) {
   };
   grid(x.minor, y.minor, "#f2f2f2");
   grid(x.major, y.major, "#dddddd");
+}
 
-  // Data, clipped to the plot area.
+// Frame (over the data), ticks, tick labels and axis labels.
+void WriteAxes(std::ostream& out, const PlotSpec& spec, const Box& plot, const Axis& x,
+               const Axis& y) {
+  WriteRect(out, plot, std::string(" fill=\"none\" stroke=\"") + kInk + "\" stroke-width=\"1.2\"");
+  out << "<g stroke=\"" << kInk << "\" stroke-width=\"1\">\n";
+  for (const double v : x.major) {
+    WriteLine(out, {x.Pixel(v), plot.bottom}, {x.Pixel(v), plot.bottom + kTickLength});
+  }
+  for (const double v : x.minor) {
+    WriteLine(out, {x.Pixel(v), plot.bottom}, {x.Pixel(v), plot.bottom + kMinorTickLength});
+  }
+  for (const double v : y.major) {
+    WriteLine(out, {plot.left - kTickLength, y.Pixel(v)}, {plot.left, y.Pixel(v)});
+  }
+  for (const double v : y.minor) {
+    WriteLine(out, {plot.left - kMinorTickLength, y.Pixel(v)}, {plot.left, y.Pixel(v)});
+  }
+  out << "</g>\n";
+  for (std::size_t k = 0; k < x.major.size(); ++k) {
+    WriteText(out, {x.Pixel(x.major[k]), plot.bottom + kTickLength + 4.0 + 0.8 * kTickFont},
+              "middle", kTickFont, x.labels[k]);
+  }
+  for (std::size_t k = 0; k < y.major.size(); ++k) {
+    WriteText(out, {plot.left - kTickLength - 4.0, y.Pixel(y.major[k]) + 0.35 * kTickFont}, "end",
+              kTickFont, y.labels[k]);
+  }
+
+  if (!spec.x_label.empty()) {
+    WriteText(out, {(plot.left + plot.right) / 2, kHeight - 18.0}, "middle", kLabelFont,
+              spec.x_label);
+  }
+  if (!spec.y_label.empty()) {
+    const Point at{18.0 + 0.8 * kLabelFont, (plot.top + plot.bottom) / 2};
+    out << "<text transform=\"translate(" << Px(at.x) << ' ' << Px(at.y)
+        << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"" << Px(kLabelFont) << "\">"
+        << EscapeXml(spec.y_label) << "</text>\n";
+  }
+}
+
+// The series, clipped to the plot area: all lines first, then the markers on top.
+void WriteData(std::ostream& out, const PlotSpec& spec, const std::vector<SeriesRuns>& runs) {
   out << "<g clip-path=\"url(#plot-area)\">\n";
-  for (std::size_t i = 0; i < spec.series.size(); ++i) {  // lines first, markers on top
+  for (std::size_t i = 0; i < spec.series.size(); ++i) {
     if (!spec.series[i].line) continue;
     const Style style = StyleOf(i);
     OpenLineGroup(out, style);
@@ -492,47 +515,12 @@ std::string RenderSvgPlot(const PlotSpec& spec) {
     out << "</g>\n";
   }
   out << "</g>\n";
+}
 
-  // Frame, ticks and tick labels.
-  out << "<rect x=\"" << Px(plot.left) << "\" y=\"" << Px(plot.top) << "\" width=\""
-      << Px(plot.right - plot.left) << "\" height=\"" << Px(plot.bottom - plot.top)
-      << "\" fill=\"none\" stroke=\"" << kInk << "\" stroke-width=\"1.2\"/>\n";
-  out << "<g stroke=\"" << kInk << "\" stroke-width=\"1\">\n";
-  for (const double v : x.major) {
-    WriteLine(out, {x.Pixel(v), plot.bottom}, {x.Pixel(v), plot.bottom + kTickLength});
-  }
-  for (const double v : x.minor) {
-    WriteLine(out, {x.Pixel(v), plot.bottom}, {x.Pixel(v), plot.bottom + kMinorTickLength});
-  }
-  for (const double v : y.major) {
-    WriteLine(out, {plot.left - kTickLength, y.Pixel(v)}, {plot.left, y.Pixel(v)});
-  }
-  for (const double v : y.minor) {
-    WriteLine(out, {plot.left - kMinorTickLength, y.Pixel(v)}, {plot.left, y.Pixel(v)});
-  }
-  out << "</g>\n";
-  for (std::size_t k = 0; k < x.major.size(); ++k) {
-    WriteText(out, {x.Pixel(x.major[k]), plot.bottom + kTickLength + 4.0 + 0.8 * kTickFont},
-              "middle", kTickFont, x.labels[k]);
-  }
-  for (std::size_t k = 0; k < y.major.size(); ++k) {
-    WriteText(out, {plot.left - kTickLength - 4.0, y.Pixel(y.major[k]) + 0.35 * kTickFont}, "end",
-              kTickFont, y.labels[k]);
-  }
-
-  // Axis labels.
-  if (!spec.x_label.empty()) {
-    WriteText(out, {(plot.left + plot.right) / 2, kHeight - 18.0}, "middle", kLabelFont,
-              spec.x_label);
-  }
-  if (!spec.y_label.empty()) {
-    const Point at{18.0 + 0.8 * kLabelFont, (plot.top + plot.bottom) / 2};
-    out << "<text transform=\"translate(" << Px(at.x) << ' ' << Px(at.y)
-        << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"" << Px(kLabelFont) << "\">"
-        << EscapeXml(spec.y_label) << "</text>\n";
-  }
-
-  // Legend in the corner of the plot area that hides the least data.
+// The legend of the labelled series, in the corner of the plot area that hides the least
+// data.
+void WriteLegend(std::ostream& out, const PlotSpec& spec, const Box& plot,
+                 const std::vector<SeriesRuns>& runs) {
   std::vector<std::size_t> entries;
   double text_width = 0.0;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
@@ -540,49 +528,84 @@ std::string RenderSvgPlot(const PlotSpec& spec) {
     entries.push_back(i);
     text_width = std::max(text_width, TextWidth(spec.series[i].label, kTickFont));
   }
-  if (!entries.empty()) {
-    constexpr double kInset = 10.0, kRow = 20.0, kSample = 28.0;
-    const double w = 10.0 + kSample + 8.0 + text_width + 10.0;
-    const double h = 8.0 + kRow * entries.size();
-    const std::array<Box, 4> corners = {{
-        {plot.right - kInset - w, plot.top + kInset, plot.right - kInset, plot.top + kInset + h},
-        {plot.left + kInset, plot.top + kInset, plot.left + kInset + w, plot.top + kInset + h},
-        {plot.right - kInset - w, plot.bottom - kInset - h, plot.right - kInset,
-         plot.bottom - kInset},
-        {plot.left + kInset, plot.bottom - kInset - h, plot.left + kInset + w,
-         plot.bottom - kInset},
-    }};
-    Box box = corners[0];
-    int least = std::numeric_limits<int>::max();
-    for (const Box& c : corners) {
-      const int under = DataUnder({c.left - 4, c.top - 4, c.right + 4, c.bottom + 4}, runs);
-      if (under < least) {
-        least = under;
-        box = c;
-      }
-    }
-    out << "<rect x=\"" << Px(box.left) << "\" y=\"" << Px(box.top) << "\" width=\"" << Px(w)
-        << "\" height=\"" << Px(h) << "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#bbbbbb\""
-        << " stroke-width=\"1\" rx=\"3\"/>\n";
-    for (std::size_t r = 0; r < entries.size(); ++r) {
-      const PlotSeries& s = spec.series[entries[r]];
-      const Style style = StyleOf(entries[r]);
-      const double row_y = box.top + 4.0 + kRow * (r + 0.5);
-      const Point a{box.left + 10.0, row_y}, b{box.left + 10.0 + kSample, row_y};
-      if (s.line) {
-        OpenLineGroup(out, style);
-        WriteLine(out, a, b);
-        out << "</g>\n";
-      }
-      if (s.markers) {
-        OpenMarkerGroup(out, style);
-        WriteMarker(out, style.marker, {(a.x + b.x) / 2, row_y});
-        out << "</g>\n";
-      }
-      WriteText(out, {b.x + 8.0, row_y + 0.35 * kTickFont}, "start", kTickFont, s.label);
+  if (entries.empty()) return;
+  constexpr double kInset = 10.0, kRow = 20.0, kSample = 28.0;
+  const double w = 10.0 + kSample + 8.0 + text_width + 10.0;
+  const double h = 8.0 + kRow * entries.size();
+  const double left = plot.left + kInset, right = plot.right - kInset - w;
+  const double top = plot.top + kInset, bottom = plot.bottom - kInset - h;
+  Box box{};
+  int least = std::numeric_limits<int>::max();
+  for (const Point corner :
+       {Point{right, top}, Point{left, top}, Point{right, bottom}, Point{left, bottom}}) {
+    const Box candidate{corner.x, corner.y, corner.x + w, corner.y + h};
+    const int under = DataUnder(
+        {candidate.left - 4, candidate.top - 4, candidate.right + 4, candidate.bottom + 4}, spec,
+        runs);
+    if (under < least) {
+      least = under;
+      box = candidate;
     }
   }
+  WriteRect(
+      out, box,
+      " fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#bbbbbb\" stroke-width=\"1\" rx=\"3\"");
+  for (std::size_t r = 0; r < entries.size(); ++r) {
+    const PlotSeries& s = spec.series[entries[r]];
+    const Style style = StyleOf(entries[r]);
+    const double row_y = box.top + 4.0 + kRow * (r + 0.5);
+    const Point a{box.left + 10.0, row_y}, b{box.left + 10.0 + kSample, row_y};
+    if (s.line) {
+      OpenLineGroup(out, style);
+      WriteLine(out, a, b);
+      out << "</g>\n";
+    }
+    if (s.markers) {
+      OpenMarkerGroup(out, style);
+      WriteMarker(out, style.marker, {(a.x + b.x) / 2, row_y});
+      out << "</g>\n";
+    }
+    WriteText(out, {b.x + 8.0, row_y + 0.35 * kTickFont}, "start", kTickFont, s.label);
+  }
+}
 
+}  // namespace
+
+std::string RenderSvgPlot(const PlotSpec& spec) {
+  const auto [x_data, y_data] = DataRanges(spec);
+  Axis x = MakeAxis(x_data, spec.log_x, kMaxTicksX);
+  Axis y = MakeAxis(y_data, spec.log_y, kMaxTicksY);
+
+  // Layout: the left margin fits the rotated y label and the widest y tick label.
+  double y_tick_width = 0.0;
+  for (const auto& label : y.labels) {
+    y_tick_width = std::max(y_tick_width, TextWidth(label, kTickFont));
+  }
+  const Box plot{18.0 + kLabelFont + 10.0 + y_tick_width + kTickLength + 6.0,
+                 spec.title.empty() ? 24.0 : 56.0, kWidth - 28.0, kHeight - 64.0};
+  x.pixel_lo = plot.left;
+  x.pixel_hi = plot.right;
+  y.pixel_lo = plot.bottom;
+  y.pixel_hi = plot.top;
+  std::vector<SeriesRuns> runs;
+  for (const auto& s : spec.series) runs.push_back(PixelRuns(s, x, y));
+
+  std::ostringstream out;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << Px(kWidth) << "\" height=\""
+      << Px(kHeight) << "\" viewBox=\"0 0 " << Px(kWidth) << ' ' << Px(kHeight)
+      << "\" font-family=\"" << kFont << "\" fill=\"" << kInk << "\">\n";
+  out << "<defs><clipPath id=\"plot-area\">";
+  WriteRect(out, plot, "");
+  out << "</clipPath></defs>\n";
+  WriteRect(out, {0.0, 0.0, kWidth, kHeight}, " fill=\"#ffffff\"");
+  if (!spec.title.empty()) {
+    WriteText(out, {(plot.left + plot.right) / 2, 34.0}, "middle", kTitleFont, spec.title,
+              " font-weight=\"bold\"");
+  }
+  WriteGrid(out, plot, x, y);
+  WriteData(out, spec, runs);
+  WriteAxes(out, spec, plot, x, y);
+  WriteLegend(out, spec, plot, runs);
   if (x_data.empty()) {
     WriteText(out, {(plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2 + 0.35 * kLabelFont},
               "middle", kLabelFont, spec.series.empty() ? "no data series" : "no plottable data",

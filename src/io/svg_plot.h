@@ -56,7 +56,8 @@ std::vector<double> DecadeTicks(double lo, double hi, int max_count);
 // Uses U+2212 for the minus sign; zero (of either sign, or rounded to zero) is "0".
 std::string FormatTick(double value, int exponent, int decimals);
 
-// Escapes & < > " ' for XML text and attribute values.
+// Escapes & < > " ' for XML text and attribute values; drops the control characters XML 1.0
+// forbids (all below U+0020 except tab, LF and CR).
 std::string EscapeXml(std::string_view text);
 
 }  // namespace jointdyn::io

@@ -306,9 +306,7 @@ void CheckNiceTicks(double lo, double hi, int max_count) {
   EXPECT_LT(t.front() - lo, step);
   EXPECT_LT(hi - t.back(), step);
   // The next smaller 1-2-5 step would give too many ticks.
-  const double smaller = std::abs(mantissa - 1) < 1e-9 ? 0.5 * step
-                         : mantissa < 3                ? 0.5 * step
-                                                       : 0.4 * step;
+  const double smaller = mantissa > 3 ? 0.4 * step : 0.5 * step;  // 5 -> 2, 2 -> 1, 1 -> 0.5
   const double count = std::floor(hi / smaller + 1e-9) - std::ceil(lo / smaller - 1e-9) + 1;
   EXPECT_GT(count, max_count) << "step " << step << " is not the smallest";
 }
@@ -376,11 +374,11 @@ TEST(SvgPlotTicks, FormatTickUsesSiPrefixes) {
 
 TEST(SvgPlotTicks, AxisLabelsShareOnePrefix) {
   const std::string svg = RenderSvgPlot(HysteresisSpec());
-  // Slip +-6.25 um (the Coulomb loop reaches the amplitude) -> ticks in 2 um steps.
+  // Slip +-6 um, padded by 4 %: 2 um steps (1 um would give 13 > 8 ticks).
   for (const char* label : {">−6µ<", ">−4µ<", ">0<", ">4µ<", ">6µ<"}) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   }
-  // Traction up to mu p + c2 A = 306 kPa -> ticks in 100 kPa steps.
+  // Traction up to mu p + c2 A = 306 kPa, padded: 100 kPa steps (7 ticks, the y maximum).
   for (const char* label : {">−300k<", ">−100k<", ">200k<", ">300k<"}) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   }
@@ -396,6 +394,7 @@ TEST(SvgPlotTicks, AxisLabelsShareOnePrefix) {
 TEST(SvgPlotEscaping, EscapesMarkupCharacters) {
   EXPECT_EQ(EscapeXml("a<b & \"c\" 'd' >"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos; &gt;");
   EXPECT_EQ(EscapeXml("τ [µm]"), "τ [µm]");
+  EXPECT_EQ(EscapeXml(std::string("a\x01\tb\x1f", 5)), "a\tb");
   const PlotSpec spec = Spec({Series({0, 1}, {1, 2}, "A&B <c>")}, false, false,
                              "<script>&</script>", "x \"quoted\"", "y <1>");
   const std::vector<Element> elements = CheckSvg(spec);
