@@ -7,15 +7,18 @@
 #include "laws/normal_laws.h"
 
 namespace jointdyn::laws {
+namespace {
+
+TangentialInput TangentialAt(const ContactInput& in, double pressure) {
+  return {in.slip, pressure, in.dt};
+}
+
+}  // namespace
 
 ContactPoint::ContactPoint(std::shared_ptr<const NormalLaw> normal,
                            std::shared_ptr<const TangentialLaw> tangential)
     : normal_(std::move(normal)), tangential_(std::move(tangential)) {
   JD_CHECK(normal_ != nullptr && tangential_ != nullptr, "ContactPoint needs both laws");
-}
-
-TangentialInput ContactPoint::TangentialAt(const ContactInput& in, double pressure) const {
-  return {in.slip, pressure, in.dt};
 }
 
 Status ContactPoint::Evaluate(const ContactInput& in, std::span<const double> committed,

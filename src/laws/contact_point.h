@@ -61,8 +61,6 @@ class ContactPoint {
                           std::span<double> switching) const;
 
  private:
-  TangentialInput TangentialAt(const ContactInput& in, double pressure) const;
-
   std::shared_ptr<const NormalLaw> normal_;
   std::shared_ptr<const TangentialLaw> tangential_;
 };

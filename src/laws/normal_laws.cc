@@ -113,7 +113,7 @@ LinearPenaltyLaw::LinearPenaltyLaw(const LinearPenaltyParams& params)
   RequirePositive("eps", params.eps);
 }
 
-NormalResponse LinearPenaltyLaw::Evaluate(double gap, double) const {
+NormalResponse LinearPenaltyLaw::Evaluate(double gap, double /*gap_rate*/) const {
   return stages_.Evaluate(gap);
 }
 
@@ -145,7 +145,7 @@ MultiStageLinearLaw::MultiStageLinearLaw(const MultiStageLinearParams& params)
       stages_(params.onset_gaps, params.stiffnesses, params.stiffnesses[0] * params.onset_gaps[0]) {
 }
 
-NormalResponse MultiStageLinearLaw::Evaluate(double gap, double) const {
+NormalResponse MultiStageLinearLaw::Evaluate(double gap, double /*gap_rate*/) const {
   return stages_.Evaluate(gap);
 }
 
@@ -159,7 +159,7 @@ UnilateralPreloadLaw::UnilateralPreloadLaw(const UnilateralPreloadParams& params
           "must give a finite contact onset gap n0 / k_n");
 }
 
-NormalResponse UnilateralPreloadLaw::Evaluate(double gap, double) const {
+NormalResponse UnilateralPreloadLaw::Evaluate(double gap, double /*gap_rate*/) const {
   return stages_.Evaluate(gap);
 }
 
@@ -170,7 +170,7 @@ PowerPenaltyLaw::PowerPenaltyLaw(const PowerPenaltyParams& params) : params_(par
           "must be >= 1 and finite (finite tangent at contact onset)");
 }
 
-NormalResponse PowerPenaltyLaw::Evaluate(double gap, double) const {
+NormalResponse PowerPenaltyLaw::Evaluate(double gap, double /*gap_rate*/) const {
   if (gap >= 0.0) return {};
   const PowerTerm d = Power(-gap, params_.m);
   NormalResponse r;
@@ -191,7 +191,7 @@ QuadraticLinearLaw::QuadraticLinearLaw(const QuadraticLinearParams& params) : pa
 // p = eps d^2 / (2 w), dp/dg = -eps d / w (eq. E.7), E = eps d^3 / (6 w).
 // Linear part: p = eps ((g0 + g1)/2 - g), dp/dg = -eps; at g1 both parts give
 // p = eps w / 2 and dp/dg = -eps. E = eps w^2 / 6 + (g1 - g) (eps w / 2 + p) / 2.
-NormalResponse QuadraticLinearLaw::Evaluate(double gap, double) const {
+NormalResponse QuadraticLinearLaw::Evaluate(double gap, double /*gap_rate*/) const {
   const double g0 = params_.g0, g1 = params_.g1, eps = params_.eps;
   if (gap >= g0) return {};
   const double w = g0 - g1;
@@ -215,7 +215,7 @@ JointExponentialLaw::JointExponentialLaw(const JointExponentialParams& params) :
   RequireFinite("g0", params.g0);
 }
 
-NormalResponse JointExponentialLaw::Evaluate(double gap, double) const {
+NormalResponse JointExponentialLaw::Evaluate(double gap, double /*gap_rate*/) const {
   return ExponentialPressure(params_.eps / params_.lambda, params_.lambda, params_.g0, gap);
 }
 
@@ -224,7 +224,7 @@ ExponentialLaw::ExponentialLaw(const ExponentialParams& params) : params_(params
   RequirePositive("g0", params.g0);
 }
 
-NormalResponse ExponentialLaw::Evaluate(double gap, double) const {
+NormalResponse ExponentialLaw::Evaluate(double gap, double /*gap_rate*/) const {
   // x = 1 - g/g0 = (g0 - g) / g0: c = p0 / (e - 1), lambda = 1 / g0.
   return ExponentialPressure(params_.p0 / std::expm1(1.0), 1.0 / params_.g0, params_.g0, gap);
 }
