@@ -1,5 +1,7 @@
 #include "laws/contact_point.h"
 
+#include <cmath>
+#include <string>
 #include <utility>
 
 #include "core/error.h"
@@ -24,6 +26,13 @@ ContactPoint::ContactPoint(std::shared_ptr<const NormalLaw> normal,
 Status ContactPoint::Evaluate(const ContactInput& in, std::span<const double> committed,
                               std::span<double> trial, ContactResponse& out) const {
   const NormalResponse normal = normal_->Evaluate(in.gap, in.gap_rate);
+  // NormalLaw::Evaluate has no status: an exponential law overflows to +inf, which would
+  // turn 0 * inf into NaN in the chained tangent. Report it here instead.
+  if (!std::isfinite(normal.pressure) || !std::isfinite(normal.d_pressure_d_gap) ||
+      !std::isfinite(normal.d_pressure_d_gap_rate))
+    return Status::Failure("normal law '" + std::string(normal_->type()) +
+                           "' gave a non-finite pressure " + FormatValue(normal.pressure) +
+                           " at gap " + FormatValue(in.gap) + " m");
   TangentialResponse tangential;
   Status status =
       tangential_->Evaluate(TangentialAt(in, normal.pressure), committed, trial, tangential);

@@ -52,7 +52,8 @@ class ContactPoint {
   void InitState(std::span<double> state) const { tangential_->InitState(state); }
 
   // Trial response at `in` from the committed history; writes the trial history
-  // (TangentialLaw::Evaluate protocol: spans of state_size(), not aliased).
+  // (TangentialLaw::Evaluate protocol: spans of state_size(), not aliased). Fails when
+  // the normal law's pressure or tangents are not finite, or the tangential law fails.
   Status Evaluate(const ContactInput& in, std::span<const double> committed,
                   std::span<double> trial, ContactResponse& out) const;
 

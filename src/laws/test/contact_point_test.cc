@@ -193,6 +193,19 @@ TEST(ContactPoint, CouplesTheLawsThroughThePressure) {
   EXPECT_EQ(point.PostNewtonUpdate(in, trial, committed), 0.0);
 }
 
+TEST(ContactPoint, NonFinitePressureIsAFailureNotNaN) {
+  const ContactPoint point(
+      std::make_shared<JointExponentialLaw>(
+          JointExponentialParams{.eps = 6.17e11, .lambda = 2e5, .g0 = 0.0}),
+      std::make_shared<CoulombLaw>(CoulombParams{.c1 = 2e11, .c2 = 0.0, .mu = 0.3}, 2));
+  std::vector<double> committed(2, 0.0), trial(2);
+  ContactResponse r;
+  // z = lambda * 1e-2 m = 2000: exp overflows.
+  const Status status = point.Evaluate({Vec2(1e-6, 0.0), -1e-2, 0.0, 1e-3}, committed, trial, r);
+  EXPECT_FALSE(status.ok);
+  EXPECT_NE(status.message.find("joint_exponential"), std::string::npos) << status.message;
+}
+
 // Independent implementation of seed 004 eq. 13-14: the normal force from the approach v,
 // a stick spring k_t between the node and a slider g, the slider moving (slip) when the
 // spring force would exceed mu f_n, and zero force in separation, where the slider follows
