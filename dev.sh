@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# jointdyn developer entry point (Debian 12):
+#   ./dev.sh example   install what is missing, build, run the main example
+#   ./dev.sh test      install what is missing, build, run the test suite
+# Environment: BUILD_DIR (default build), JOBS (default: number of cores).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD_DIR=${BUILD_DIR:-build}
+JOBS=${JOBS:-$(nproc)}
+
+# Debian packages the build needs (see README: why each one is there).
+PACKAGES=(
+  g++ cmake ninja-build ccache pkg-config
+  libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  echo "dev.sh: installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+case "${1:-}" in
+  example)
+    install_missing
+    build
+    "$BUILD_DIR/app/jointdyn" run examples/hysteresis/coulomb_1d.yaml --out out/coulomb_1d
+    ;;
+  test)
+    install_missing
+    build
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" -LE long
+    ;;
+  *)
+    echo "usage: ./dev.sh example | test" >&2
+    exit 2
+    ;;
+esac
