@@ -17,8 +17,10 @@
 // bristles relax (z = 0), so re-contact starts unloaded. The bristle part is zero in the
 // limit p -> 0+ too; only sigma1 dz/dt and sigma2 v jump at p = 0.
 //
-// Known property of the model: with the storage 0.5 sigma0 |z|^2 the law is dissipative
-// only while sigma1 |v| <= 4 g(v) (Barabanov and Ortega 2000); choose sigma1 accordingly.
+// Known property of the model: with the storage 0.5 sigma0 |z|^2 the dissipation rate
+// sigma0 a |z|^2 + sigma1 a z.dz/dt + sigma1 |dz/dt|^2 + sigma2 |v|^2 (a = sigma0 |v| / g)
+// is non-negative for every z only while sigma1 |v| <= 4 g(v); beyond that LuGre is not
+// passive for all inputs (Barabanov and Ortega 2000). Keep sigma1 moderate.
 //
 // History (4 doubles): the slip s_n and the bristle deflection z_n. Reported state: kSlip
 // when more than half of the motion is gross sliding rather than bristle deflection,
