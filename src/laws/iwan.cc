@@ -63,9 +63,8 @@ Status IwanLaw::Evaluate(const TangentialInput& in, std::span<const double> comm
   if (!std::isfinite(delta) || !std::isfinite(in.pressure))
     return Status::Failure(type_ + ": non-finite input: slip " + FormatValue(delta) +
                            " m, normal load " + FormatValue(in.pressure) + " N");
-  const Status status = params_.elements > 0
-                            ? EvaluateJenkins(delta, in.pressure, committed, trial, out)
-                            : EvaluateMasing(delta, in.pressure, committed, trial, out);
+  Status status = params_.elements > 0 ? EvaluateJenkins(delta, in.pressure, committed, trial, out)
+                                       : EvaluateMasing(delta, in.pressure, committed, trial, out);
   if (status && !(std::isfinite(out.traction.x()) && std::isfinite(out.d_traction_d_slip(0, 0)) &&
                   std::isfinite(out.d_traction_d_pressure.x()) && std::isfinite(out.stored_energy)))
     return Status::Failure(type_ + ": non-finite response at slip " + FormatValue(delta) +

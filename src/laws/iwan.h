@@ -49,7 +49,7 @@ struct IwanParams {
   double k_t = 0.0;             // stiffness of the stuck interface [N/m], > 0
   double mu = 0.0;              // friction coefficient: gross-slip force F_s = mu N [-], > 0
   int elements = 0;             // 0: closed form; N_J > 0: N_J Jenkins elements [-], <= 1e6
-  int max_turning_points = 32;  // closed form: turning-point memory capacity [-], >= 1
+  int max_turning_points = 32;  // closed form: turning-point memory capacity [-], 1..1e5
 };
 
 struct SegalmanIwanParams {
