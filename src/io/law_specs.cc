@@ -2,6 +2,7 @@
 
 #include "laws/bristle.h"
 #include "laws/coulomb.h"
+#include "laws/iwan.h"
 #include "laws/lugre.h"
 #include "laws/normal_laws.h"
 #include "laws/viscoelastic.h"
@@ -109,6 +110,48 @@ std::vector<TangentialSpec> MakeTangentialSpecs() {
                                     .mu = v.number("mu")};
        }),
        "{mu_k: 1.0e11, mu_v: 1.0e6, mu: 0.3}", 3e-6, 1e6});
+  // The Iwan family: whole-interface laws in N and m; `elements` selects the form.
+  const std::vector<ParamDoc> iwan_common{
+      {"k_t", ParamKind::kNumber, "N/m", "> 0", "stiffness of the stuck interface"},
+      {"mu", ParamKind::kNumber, "-", "> 0", "friction coefficient: gross-slip force mu N"},
+      {"elements", ParamKind::kInteger, "-", "0 to 1e6", "0: closed-form backbone with "
+       "Masing rules; N_J > 0: N_J discrete Jenkins elements", 0.0},
+      {"max_turning_points", ParamKind::kInteger, "-", "1 to 1e5",
+       "closed form: turning-point memory capacity", 32.0}};
+  const auto iwan_params = [](const ParamValues& v) {
+    return laws::IwanParams{.k_t = v.number("k_t"), .mu = v.number("mu"),
+                            .elements = int(v.number("elements")),
+                            .max_turning_points = int(v.number("max_turning_points"))};
+  };
+  specs.push_back({"iwan_uniform",
+                   "Original Iwan model: uniform density of slider strengths on [0, 2 mu N] "
+                   "(pressure = normal load N [N], traction = force [N])",
+                   "seed 001 eq. 1", false, iwan_common,
+                   [iwan_params](const ParamValues& v, int) -> std::unique_ptr<laws::TangentialLaw> {
+                     return laws::MakeUniformIwan(iwan_params(v));
+                   },
+                   "{k_t: 2.0e7, mu: 0.3}", 2e-5, 1000.0});
+  std::vector<ParamDoc> segalman = iwan_common;
+  segalman.push_back({"chi", ParamKind::kNumber, "-", "in (-1, 0]",
+                      "exponent of the power-law density; microslip dissipation ~ A^(3 + chi)"});
+  segalman.push_back({"beta", ParamKind::kNumber, "-", ">= 0",
+                      "Dirac mass at the largest strength over the continuous mass"});
+  specs.push_back({"iwan_segalman",
+                   "Segalman four-parameter Iwan model (K_T = k_t, F_S = mu N, chi, beta)",
+                   "seed 001 sec. 3; Segalman 2005", false, segalman,
+                   [iwan_params](const ParamValues& v, int) -> std::unique_ptr<laws::TangentialLaw> {
+                     return laws::MakeSegalmanIwan(
+                         {iwan_params(v), v.number("chi"), v.number("beta")});
+                   },
+                   "{k_t: 2.0e7, mu: 0.3, chi: -0.5, beta: 0.5}", 2e-5, 1000.0});
+  specs.push_back({"iwan_pressure",
+                   "Pressure-based Iwan model: density from the cone pressure distribution of "
+                   "a bolted joint",
+                   "seed 001 eq. 2-13", false, iwan_common,
+                   [iwan_params](const ParamValues& v, int) -> std::unique_ptr<laws::TangentialLaw> {
+                     return laws::MakePressureIwan(iwan_params(v));
+                   },
+                   "{k_t: 2.0e7, mu: 0.3}", 2e-5, 1000.0});
   return specs;
 }
 
