@@ -55,14 +55,19 @@ Status BristleLaw::Evaluate(const TangentialInput& in, std::span<const double> c
   }
   const Vec2 v = (s - Read(committed, kSlipPrev)) / in.dt;
   const double mode = committed[kMode];
-  if (mode == kSlipping) {  // Coulomb, eq. 30; the spring follows at its limit
+  if (mode == kSlipping) {  // Coulomb, eq. 30; the spring is dragged along, at most at its limit
     const Vec2 d = Read(committed, kDirection);
     const double limit = params_.mu * in.pressure;
     out.traction = limit * d;
     out.d_traction_d_pressure = params_.mu * d;
-    out.stored_energy = 0.5 * limit * limit / params_.mu_k;
+    // The spring keeps its stretch along d, grows only by slip along d and is capped at
+    // the limit: resetting it straight to the limit would create energy when the damper
+    // term alone triggered the slip.
+    const double stretch =
+        std::clamp((s - Read(committed, kStickRef)).dot(d), 0.0, limit / params_.mu_k);
+    out.stored_energy = 0.5 * params_.mu_k * stretch * stretch;
     out.state = ContactState::kSlip;
-    Write(trial, kStickRef, s - (limit / params_.mu_k) * d);
+    Write(trial, kStickRef, s - stretch * d);
     return Status::Ok();
   }
   // Stick, eq. 20; undefined: no spring yet (dx_stick = 0).

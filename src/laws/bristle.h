@@ -19,12 +19,14 @@
 // x_curStick = s. The circle arc-length wrap of eq. 25 belongs to the cable-on-sheave
 // contact and is not applied here.
 //
-// Stick reference while slipping: every slipping increment resets x_stickRef so that the
-// stick spring sits exactly at its limit in the slip direction, mu_k (s - x_stickRef) =
-// mu p d. Re-sticking therefore starts from the limit: a stop (v = 0) re-sticks with the
-// same traction mu p d, and a reversal unloads along the stick slope mu_k + mu_v/dt from
-// mu p d, as in an elastic-perfectly-plastic slider. The recoverable (stored) energy is
-// the stick spring energy 0.5 mu_k |s - x_stickRef|^2, i.e. 0.5 (mu p)^2 / mu_k in slip.
+// Stick reference while slipping: the stick spring is dragged along the slip direction d;
+// its stretch along d grows only by slip along d and is capped at the limit mu p / mu_k
+// (x_stickRef = s - stretch d). When the spring triggered the slip it sits at the limit,
+// so a stop (v = 0) re-sticks with the traction mu p d and a reversal unloads along the
+// stick slope mu_k + mu_v/dt from there, as in an elastic-perfectly-plastic slider. When
+// the damper term mu_v v alone triggered the slip, the spring keeps its smaller stretch:
+// moving it straight to the limit would create energy. The recoverable (stored) energy is
+// the stick spring energy 0.5 mu_k |s - x_stickRef|^2.
 //
 // Undefined state (virgin, and after the contact opens): no stick reference yet, dx_stick
 // = 0 and the traction is mu_v v; the post-Newton step anchors x_stickRef at the current
