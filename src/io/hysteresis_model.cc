@@ -17,6 +17,7 @@ using laws::PathKind;
 
 struct HysteresisModel {
   std::string title;
+  std::string traction_unit;  // axis label unit: Pa (per area) or N (point and Iwan laws)
   std::unique_ptr<laws::TangentialLaw> law;
   std::unique_ptr<laws::NormalLaw> normal;
   laws::HysteresisOptions options;
@@ -116,6 +117,8 @@ HysteresisModel ReadHysteresis(const ModelNode& root) {
     model.options.post_newton.max_iterations = pn->Int("max_iterations", 20, AtLeast(1));
     pn->Finish();
   }
+  const bool force_law = model.law && model.law->type().starts_with("iwan_");
+  model.traction_unit = root.String("traction_unit", force_law ? "N" : "Pa");
   root.Finish();
   model.options.law = model.law.get();
   model.options.normal = model.normal.get();
@@ -143,7 +146,7 @@ void WriteLoop(const HysteresisModel& model, const laws::HysteresisResult& resul
   plot.title = model.title.empty() ? "Hysteresis: " + LawName(model) : model.title;
   const bool tangential = model.law != nullptr;
   plot.x_label = tangential ? "slip s_x [m]" : "gap g [m]";
-  plot.y_label = tangential ? "traction tau_x [Pa]" : "pressure p [Pa]";
+  plot.y_label = (tangential ? "traction tau_x [" : "pressure p [") + model.traction_unit + "]";
   const auto& p = model.options.path;
   const size_t per_cycle =
       p.kind == PathKind::kTable ? result.samples.size() : size_t(p.samples_per_cycle);

@@ -82,6 +82,13 @@ HysteresisResult RunHysteresis(const HysteresisOptions& options) {
           options.normal->Evaluate(sample.gap, gap.amplitude * omega * std::cos(phase));
       sample.pressure = n.pressure;
       normal_energy = n.stored_energy;
+      if (!std::isfinite(n.pressure) || !std::isfinite(n.stored_energy)) {
+        std::ostringstream out;
+        out << options.normal->type() << " normal law gave a non-finite pressure at gap "
+            << sample.gap << " m " << Where(sample, i, periodic ? options.path.samples_per_cycle : 0);
+        result.status = Status::Failure(out.str());
+        break;
+      }
     }
     sample.stored_energy = normal_energy;
     if (point) {
