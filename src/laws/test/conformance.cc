@@ -215,6 +215,19 @@ TEST_P(TangentialConformance, RateIndependentLawsGiveTheSameLoopAt1HzAnd1kHz) {
   }
 }
 
+TEST_P(TangentialConformance, RateDependentLawsRejectBadTimeSteps) {
+  const TangentialCase& c = GetParam();
+  const auto law = c.make();
+  if (law->rate_independent()) GTEST_SKIP() << c.name << " does not use dt";
+  LawPoint point(*law);
+  TangentialResponse r;
+  for (const double dt : {0.0, -1e-3, std::nan("")}) {
+    const Status status = point.Trial({Vec2(c.slip_scale, 0.0), c.pressure, dt}, r);
+    EXPECT_FALSE(status.ok) << c.name << " accepted dt = " << dt;
+    EXPECT_NE(status.message.find("dt"), std::string::npos) << status.message;
+  }
+}
+
 TEST_P(NormalConformance, TangentsMatchCentralDifferences) {
   const NormalCase& c = GetParam();
   const auto law = c.make();

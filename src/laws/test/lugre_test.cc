@@ -97,7 +97,7 @@ TEST(LuGre, OpenContactCarriesNothingAndRelaxesTheBristles) {
   EXPECT_EQ(r.traction.norm(), 0.0);
 }
 
-TEST(LuGre, RejectsBadParametersAndTimeStep) {
+TEST(LuGre, RejectsBadParameters) {
   auto with = [](auto change) {
     LuGreParams p = kParams;
     change(p);
@@ -114,14 +114,6 @@ TEST(LuGre, RejectsBadParametersAndTimeStep) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "mu_s = 0.2: must be >= mu_c and finite");
-  }
-  const LuGreLaw law(kParams, 2);
-  LawPoint point(law);
-  TangentialResponse r;
-  for (const double dt : {0.0, -1e-3, std::nan("")}) {
-    const Status status = point.Trial({Vec2(1e-6, 0), 1e6, dt}, r);
-    EXPECT_FALSE(status.ok);
-    EXPECT_NE(status.message.find("dt"), std::string::npos) << status.message;
   }
 }
 

@@ -190,7 +190,7 @@ TEST(Viscoelastic, IgnoresPressure) {
   }
 }
 
-TEST(Viscoelastic, RejectsBadParametersAndTimeStep) {
+TEST(Viscoelastic, RejectsBadParameters) {
   EXPECT_THROW(ViscoelasticLaw(KelvinVoigtParams{.k = -1, .c = 1}, 1), InputError);
   EXPECT_THROW(ViscoelasticLaw(KelvinVoigtParams{.k = 1, .c = 0}, 1), InputError);
   EXPECT_THROW(ViscoelasticLaw(MaxwellParams{.k = 0, .c = 1}, 1), InputError);
@@ -205,14 +205,6 @@ TEST(Viscoelastic, RejectsBadParametersAndTimeStep) {
   EXPECT_EQ(ViscoelasticLaw(kKelvinVoigt, 1).type(), "kelvin_voigt");
   EXPECT_EQ(ViscoelasticLaw(kMaxwell, 1).type(), "maxwell");
   EXPECT_EQ(ViscoelasticLaw(kZener, 1).type(), "zener");
-  const ViscoelasticLaw law(kMaxwell, 1);
-  LawPoint point(law);
-  TangentialResponse r;
-  for (const double dt : {0.0, -1e-3, std::nan("")}) {
-    const Status status = point.Trial({Vec2(1e-6, 0), 1e6, dt}, r);
-    EXPECT_FALSE(status.ok);
-    EXPECT_NE(status.message.find("dt"), std::string::npos) << status.message;
-  }
 }
 
 }  // namespace
