@@ -1,4 +1,4 @@
-// Throughput of every interface law: one evaluation (traction, consistent tangent,
+// Throughput of every interface law (tangential and normal): one evaluation (traction, consistent tangent,
 // trial history) per point over 10^6 points with their own histories, against a plain
 // copy loop over the same data (read the inputs and the committed history, write the
 // trial history): the memory-bound baseline. Reported per law: ns_per_point,
@@ -97,11 +97,58 @@ void EvaluateLaw(benchmark::State& state, const io::TangentialSpec* spec) {
   state.counters["state_doubles"] = double(n);
 }
 
+// Normal laws are stateless: the baseline reads the gap and gap rate of each point and
+// writes a pressure and a tangent, as the law does.
+void EvaluateNormalLaw(benchmark::State& state, const io::NormalSpec* spec) {
+  const auto law = io::BuildExample(*spec);
+  std::vector<double> gap(kPoints), rate(kPoints), pressure(kPoints), tangent(kPoints);
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (size_t i = 0; i < kPoints; ++i) {
+    gap[i] = law->contact_onset_gap() - spec->example_slip * (1.0 + unit(rng));
+    rate[i] = 1e-3 * unit(rng);
+  }
+  double copy_ns = 1e300;
+  for (int rep = 0; rep < 5; ++rep) {
+    const auto start = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < kPoints; ++i) {
+      pressure[i] = gap[i];
+      tangent[i] = rate[i];
+    }
+    benchmark::ClobberMemory();
+    copy_ns = std::min(copy_ns, std::chrono::duration<double, std::nano>(
+                                    std::chrono::steady_clock::now() - start).count() / kPoints);
+  }
+  double law_seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < kPoints; ++i) {
+      const laws::NormalResponse r = law->Evaluate(gap[i], rate[i]);
+      pressure[i] = r.pressure;
+      tangent[i] = r.d_pressure_d_gap;
+    }
+    benchmark::ClobberMemory();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(seconds);
+    law_seconds += seconds;
+  }
+  const double ns = 1e9 * law_seconds / (double(state.iterations()) * kPoints);
+  state.counters["ns_per_point"] = ns;
+  state.counters["copy_ns_per_point"] = copy_ns;
+  state.counters["ratio"] = ns / copy_ns;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   for (const auto& spec : io::TangentialLawSpecs())
     benchmark::RegisterBenchmark(spec.type.c_str(), EvaluateLaw, &spec)
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->MinTime(0.5);
+  for (const auto& spec : io::NormalLawSpecs())
+    benchmark::RegisterBenchmark(("normal/" + spec.type).c_str(), EvaluateNormalLaw, &spec)
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()
         ->MinTime(0.5);
