@@ -1,7 +1,9 @@
 #include "io/law_specs.h"
 
+#include "laws/bouc_wen.h"
 #include "laws/bristle.h"
 #include "laws/coulomb.h"
+#include "laws/dahl_valanis.h"
 #include "laws/iwan.h"
 #include "laws/lugre.h"
 #include "laws/normal_laws.h"
@@ -46,6 +48,44 @@ std::vector<TangentialSpec> MakeTangentialSpecs() {
                                     .mu = v.number("mu")};
        }),
        "{c1: 2.0e11, c2: 1.0e9, mu: 0.3}", 3e-6, 1e6});
+  // Smooth rate-independent friction laws, comparable with coulomb: same c1, c2, mu.
+  const ParamDoc c1{"c1", ParamKind::kNumber, kStiffness, "> 0", "stick stiffness (initial slope)"};
+  const ParamDoc c2{"c2", ParamKind::kNumber, kStiffness, ">= 0", "parallel (slip) stiffness", 0.0};
+  const ParamDoc mu{"mu", ParamKind::kNumber, "-", ">= 0", "friction coefficient, R_G = mu p"};
+  const ParamDoc n{"n", ParamKind::kNumber, "-", ">= 1, finite",
+                   "shape exponent: large n approaches the Coulomb corner"};
+  specs.push_back(
+      {"dahl", "Adapted Dahl friction (alpha = 1) with parallel spring c2; backward Euler, safe as R_G -> 0",
+       "seed 003 eq. 2.114-2.118", true, {c1, c2, mu},
+       Tangential<laws::DahlValanisLaw>(+[](const ParamValues& v) {
+         return laws::DahlParams{.c1 = v.number("c1"), .c2 = v.number("c2"), .mu = v.number("mu")};
+       }),
+       "{c1: 2.0e11, c2: 1.0e9, mu: 0.3}", 3e-6, 1e6});
+  specs.push_back(
+      {"valanis", "Valanis endochronic friction: E0 = c1 + c2, Et = c2, lambda from eq. 2.121",
+       "seed 003 eq. 2.119-2.121", true,
+       {c1, c2, mu,
+        {"kappa", ParamKind::kNumber, "-", "in (0, 1)", "transition shape (high = sharper)"}},
+       Tangential<laws::DahlValanisLaw>(+[](const ParamValues& v) {
+         return laws::ValanisParams{.c1 = v.number("c1"), .c2 = v.number("c2"),
+                                    .mu = v.number("mu"), .kappa = v.number("kappa")};
+       }),
+       "{c1: 2.0e11, c2: 1.0e9, mu: 0.3, kappa: 0.9}", 3e-6, 1e6});
+  specs.push_back(
+      {"bouc_wen", "Bouc-Wen friction: A = c1, B = gamma = c1 / (2 R_G^n), plus parallel spring c2",
+       "seed 003 eq. 2.122-2.124", true, {c1, c2, mu, n},
+       Tangential<laws::BoucWenLaw>(+[](const ParamValues& v) {
+         return laws::BoucWenParams{.c1 = v.number("c1"), .c2 = v.number("c2"),
+                                    .mu = v.number("mu"), .n = v.number("n")};
+       }),
+       "{c1: 2.0e11, c2: 1.0e9, mu: 0.3, n: 2}", 3e-6, 1e6});
+  specs.push_back(
+      {"masing", "Masing approximation of a spring-slider: the Bouc-Wen kernel with c2 = 0",
+       "seed 003 eq. E.1-E.3", true, {c1, mu, n},
+       Tangential<laws::BoucWenLaw>(+[](const ParamValues& v) {
+         return laws::MasingParams{.c1 = v.number("c1"), .mu = v.number("mu"), .n = v.number("n")};
+       }),
+       "{c1: 2.0e11, mu: 0.3, n: 8}", 3e-6, 1e6});
   specs.push_back(
       {"lugre",
        "LuGre friction: bristle state z with dz/dt = v - sigma0 |v| z / g(v), "

@@ -45,86 +45,23 @@ std::vector<TangentialCase> Cases() {
   std::vector<TangentialCase> cases;
   for (int dim : {1, 2}) {
     const std::string d = std::to_string(dim) + "d";
-    // n = 1, 2 only: for larger n, d tau / d p = mu n q y (rho/R_G) / (rho + n q y),
-    // y = (rho/R_G)^n, falls below ~1e-4 at states with rho < 0.3 R_G, where the suite's
-    // central difference (h_p = 1e-6 p, relative tolerance 1e-6) is below the rounding
-    // floor ulp(tau) / (2 h_p); see TangentIsConsistentForLargeExponents.
-    for (double n : {1.0, 2.0}) {
+    // n = 8 and 32 have d tau / d p ~ 1e-4 mu at states with rho < 0.3 R_G: the suite's
+    // rounding floor keeps such columns from being judged below what differences resolve.
+    for (double n : {1.0, 2.0, 8.0, 32.0}) {
       cases.push_back({"bouc_wen_n" + std::to_string(int(n)) + "_" + d,
                        [n, dim] { return std::make_unique<BoucWenLaw>(WithN(n), dim); }, 3e-6,
                        kPressure, 1e-3});
     }
-    cases.push_back({"masing_n2_" + d,
-                     [dim] { return std::make_unique<BoucWenLaw>(MasingWithN(2.0), dim); }, 3e-6,
-                     kPressure, 1e-3});
+    for (double n : {2.0, 8.0}) {
+      cases.push_back({"masing_n" + std::to_string(int(n)) + "_" + d,
+                       [n, dim] { return std::make_unique<BoucWenLaw>(MasingWithN(n), dim); },
+                       3e-6, kPressure, 1e-3});
+    }
   }
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(BoucWen, TangentialConformance, ::testing::ValuesIn(Cases()), CaseName());
-
-TEST(BoucWen, TangentIsConsistentForLargeExponents) {
-  // The conformance tangent check (random walks, then a random trial; central differences
-  // with h_s = 1e-6 slip scale, h_p = 1e-6 p; relative tolerance 1e-6 per block; states
-  // where the contact state or the one-sided slopes differ are skipped) plus the rounding
-  // floor of a central difference, 8 eps |tau| / (2 h), which the suite leaves out.
-  const double slip_scale = 3e-6, eps = std::numeric_limits<double>::epsilon();
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  for (double n : {8.0, 32.0}) {
-    for (int dim : {1, 2}) {
-      for (const BoucWenLaw& law : {BoucWenLaw(WithN(n), dim), BoucWenLaw(MasingWithN(n), dim)}) {
-        const auto random_slip = [&]() -> Vec2 {
-          return slip_scale * Vec2(unit(rng), dim == 2 ? unit(rng) : 0.0);
-        };
-        int checked = 0;
-        for (int state = 0; state < 200; ++state) {
-          LawPoint point(law);
-          Vec2 slip = Vec2::Zero();
-          for (int i = 0, steps = state % 13; i < steps; ++i) {
-            slip += random_slip();
-            TangentialResponse r;
-            ASSERT_TRUE(point.Step({slip, kPressure * (1.0 + 0.5 * unit(rng)), 1e-3}, r).ok);
-          }
-          const TangentialInput in{slip + random_slip(), kPressure * (1.0 + 0.5 * unit(rng)), 1e-3};
-          TangentialResponse center;
-          ASSERT_TRUE(point.Trial(in, center).ok);
-          Eigen::Matrix<double, 2, 3> exact, fd;
-          exact << center.d_traction_d_slip, center.d_traction_d_pressure;
-          bool smooth = true;
-          double floor[3];
-          for (int k = 0; k < 3; ++k) {
-            const double h = k < 2 ? 1e-6 * slip_scale : 1e-6 * in.pressure;
-            TangentialInput plus = in, minus = in;
-            (k < 2 ? plus.slip[k] : plus.pressure) += h;
-            (k < 2 ? minus.slip[k] : minus.pressure) -= h;
-            TangentialResponse rp, rm;
-            ASSERT_TRUE(point.Trial(plus, rp).ok && point.Trial(minus, rm).ok);
-            fd.col(k) = (rp.traction - rm.traction) / (2.0 * h);
-            floor[k] = 8.0 * eps * center.traction.norm() / (2.0 * h);
-            const Vec2 forward = (rp.traction - center.traction) / h;
-            const Vec2 backward = (center.traction - rm.traction) / h;
-            if (rp.state != center.state || rm.state != center.state ||
-                (forward - backward).norm() >
-                    1e-3 * std::max(forward.norm(), backward.norm()) + 2 * floor[k])
-              smooth = false;
-          }
-          if (dim == 1) exact.col(1).setZero(), fd.col(1).setZero();
-          if (!smooth) continue;
-          const double slip_block = std::max(exact.leftCols(2).norm(), fd.leftCols(2).norm());
-          EXPECT_LE((exact.leftCols(2) - fd.leftCols(2)).norm(),
-                    1e-6 * slip_block + floor[0] + floor[1])
-              << law.type() << " n " << n << " state " << state;
-          const double p_block = std::max(exact.col(2).norm(), fd.col(2).norm());
-          EXPECT_LE((exact.col(2) - fd.col(2)).norm(), 1e-6 * p_block + floor[2])
-              << law.type() << " n " << n << " state " << state;
-          ++checked;
-        }
-        EXPECT_GE(checked, 100) << law.type() << " n " << n << " dim " << dim;
-      }
-    }
-  }
-}
 
 TEST(BoucWen, BackboneConvergesAtFirstOrderToClosedForm) {
   // Loading from the virgin state, z' = c1 (1 - (z/R_G)^n): n = 1 gives
