@@ -1,7 +1,6 @@
 // jointdyn: the command line. `jointdyn run MODEL.yaml [--out DIR]` runs the analysis a
 // model file names; `jointdyn laws` prints the interface-law reference.
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <iostream>

@@ -1,8 +1,8 @@
-// Throughput of every interface law (tangential and normal): one evaluation (traction, consistent tangent,
-// trial history) per point over 10^6 points with their own histories, against a plain
-// copy loop over the same data (read the inputs and the committed history, write the
-// trial history): the memory-bound baseline. Reported per law: ns_per_point,
-// copy_ns_per_point (measured in the same run) and ratio = law / copy.
+// Throughput of every interface law (tangential and normal): one evaluation (traction, consistent
+// tangent, trial history) per point over 10^6 points with their own histories, against a plain copy
+// loop over the same data (read the inputs and the committed history, write the trial history): the
+// memory-bound baseline. Reported per law: ns_per_point, copy_ns_per_point (measured in the same
+// run) and ratio = law / copy.
 //
 //   ./build/bench/law_throughput [--benchmark_filter=coulomb]
 #include <benchmark/benchmark.h>
@@ -42,9 +42,8 @@ PointData MakeData(const laws::TangentialLaw& law, double slip, double pressure)
     const std::span<double> t(data.trial.data() + i * n, n);
     (void)law.Evaluate(first, c, t, out);
     std::copy(t.begin(), t.end(), c.begin());
-    data.inputs.push_back(
-        {first.slip + 0.5 * slip * Vec2(unit(rng), unit(rng)), pressure * (1 + 0.2 * unit(rng)),
-         1e-4});
+    data.inputs.push_back({first.slip + 0.5 * slip * Vec2(unit(rng), unit(rng)),
+                           pressure * (1 + 0.2 * unit(rng)), 1e-4});
   }
   return data;
 }
@@ -63,8 +62,10 @@ double CopyNanosecondsPerPoint(PointData& data, size_t state_size) {
     }
     benchmark::DoNotOptimize(sum);
     benchmark::ClobberMemory();
-    best = std::min(best, std::chrono::duration<double, std::nano>(
-                              std::chrono::steady_clock::now() - start).count() / kPoints);
+    best = std::min(
+        best,
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+            kPoints);
   }
   return best;
 }
@@ -116,8 +117,10 @@ void EvaluateNormalLaw(benchmark::State& state, const io::NormalSpec* spec) {
       tangent[i] = rate[i];
     }
     benchmark::ClobberMemory();
-    copy_ns = std::min(copy_ns, std::chrono::duration<double, std::nano>(
-                                    std::chrono::steady_clock::now() - start).count() / kPoints);
+    copy_ns = std::min(
+        copy_ns,
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+            kPoints);
   }
   double law_seconds = 0.0;
   for (auto _ : state) {

@@ -7,13 +7,14 @@
 namespace jointdyn {
 
 InputError::InputError(std::string key, std::string value, std::string rule)
-    : std::runtime_error(""), key_(std::move(key)), value_(std::move(value)),
+    : std::runtime_error(""),
+      key_(std::move(key)),
+      value_(std::move(value)),
       rule_(std::move(rule)) {
   Compose();
 }
 
-InputError InputError::Located(const std::string& file, int line,
-                               const std::string& prefix) const {
+InputError InputError::Located(const std::string& file, int line, const std::string& prefix) const {
   InputError located = *this;
   if (located.file_.empty()) {
     located.file_ = file;

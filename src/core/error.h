@@ -51,8 +51,7 @@ std::string FormatValue(double value);
 
 }  // namespace jointdyn
 
-#define JD_CHECK(condition, message)                                       \
-  do {                                                                     \
-    if (!(condition)) ::jointdyn::FailCheck(#condition, __FILE__, __LINE__, \
-                                            (message));                    \
+#define JD_CHECK(condition, message)                                                    \
+  do {                                                                                  \
+    if (!(condition)) ::jointdyn::FailCheck(#condition, __FILE__, __LINE__, (message)); \
   } while (false)

@@ -7,8 +7,12 @@
 namespace jointdyn {
 
 Progress::Progress(std::string label, int total, double interval_seconds)
-    : label_(std::move(label)), total_(total), interval_(interval_seconds),
-      terminal_(isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : label_(std::move(label)),
+      total_(total),
+      interval_(interval_seconds),
+      terminal_(isatty(STDERR_FILENO)),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 void Progress::Update(int done) {
   const auto now = std::chrono::steady_clock::now();

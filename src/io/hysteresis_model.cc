@@ -101,10 +101,10 @@ HysteresisModel ReadHysteresis(const ModelNode& root) {
   if (!model.law && !model.normal)
     root.FailValue("law", "", "missing: give a tangential law, or a normal law under normal.law");
   model.options.path = ReadPath(root.Map("path"));
-  const bool planar = model.options.path.amplitude_y != 0.0 ||
-                      std::any_of(model.options.path.table_slip.begin(),
-                                  model.options.path.table_slip.end(),
-                                  [](const Vec2& s) { return s.y() != 0.0; });
+  const bool planar =
+      model.options.path.amplitude_y != 0.0 ||
+      std::any_of(model.options.path.table_slip.begin(), model.options.path.table_slip.end(),
+                  [](const Vec2& s) { return s.y() != 0.0; });
   if (planar && model.law && model.law->dim() == 1)
     root.FailValue("path", "", "has a y component but the law is 1D (set law.dim: 2)");
   if (const auto sweep = root.OptionalMap("sweep")) {
@@ -133,9 +133,8 @@ std::string LawName(const HysteresisModel& model) {
 
 void WriteLoop(const HysteresisModel& model, const laws::HysteresisResult& result,
                const std::filesystem::path& dir) {
-  CsvWriter csv(dir / "hysteresis.csv",
-                {"time", "slip_x", "slip_y", "traction_x", "traction_y", "gap", "pressure",
-                 "stored_energy", "work", "state"});
+  CsvWriter csv(dir / "hysteresis.csv", {"time", "slip_x", "slip_y", "traction_x", "traction_y",
+                                         "gap", "pressure", "stored_energy", "work", "state"});
   for (const auto& s : result.samples)
     csv.Row({s.time, s.slip.x(), s.slip.y(), s.traction.x(), s.traction.y(), s.gap, s.pressure,
              s.stored_energy, s.work},
@@ -152,7 +151,8 @@ void WriteLoop(const HysteresisModel& model, const laws::HysteresisResult& resul
       p.kind == PathKind::kTable ? result.samples.size() : size_t(p.samples_per_cycle);
   for (size_t start = 0; start + 1 < result.samples.size(); start += per_cycle) {
     PlotSeries series;
-    series.label = p.kind == PathKind::kTable ? "" : "cycle " + std::to_string(start / per_cycle + 1);
+    series.label =
+        p.kind == PathKind::kTable ? "" : "cycle " + std::to_string(start / per_cycle + 1);
     for (size_t i = start; i <= std::min(start + per_cycle, result.samples.size() - 1); ++i) {
       const auto& s = result.samples[i];
       series.x.push_back(tangential ? s.slip.x() : s.gap);
@@ -224,7 +224,8 @@ RunOutcome RunHysteresisModel(const ModelNode& root, const std::filesystem::path
     summary["sweep"] = {{"amplitudes", sweep.amplitude},
                         {"dissipation_per_cycle", sweep.dissipation},
                         {"log_log_slope", sweep.status ? nlohmann::json(sweep.slope) : nullptr}};
-    if (!sweep.status) outcome = {false, "amplitude sweep: " + sweep.status.message, outcome.summary};
+    if (!sweep.status)
+      outcome = {false, "amplitude sweep: " + sweep.status.message, outcome.summary};
   }
   summary["status"] = outcome.ok ? "ok" : "failed";
   summary["message"] = outcome.message;

@@ -22,10 +22,10 @@ enum class ParamKind { kNumber, kInteger, kList };
 struct ParamDoc {
   std::string key;
   ParamKind kind = ParamKind::kNumber;
-  std::string unit;                 // SI unit, "-" when dimensionless
-  std::string rule;                 // as enforced by the law's constructor
+  std::string unit;  // SI unit, "-" when dimensionless
+  std::string rule;  // as enforced by the law's constructor
   std::string meaning;
-  std::optional<double> fallback;   // default when the key is absent (numbers only)
+  std::optional<double> fallback;  // default when the key is absent (numbers only)
 };
 
 // Parameter values read for one law: number(key), list(key).

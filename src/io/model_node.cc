@@ -26,7 +26,9 @@ Rule InRange(double lo, double hi) {
 }
 
 ModelNode::ModelNode(YAML::Node node, std::shared_ptr<const std::string> file, std::string path)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)),
+    : node_(std::move(node)),
+      file_(std::move(file)),
+      path_(std::move(path)),
       read_(std::make_shared<std::set<std::string>>()) {}
 
 ModelNode ModelNode::LoadString(const std::string& text, const std::string& file) {
@@ -169,10 +171,11 @@ std::vector<std::vector<double>> ModelNode::Rows(const std::string& key, int min
     const std::string row_key = key + "[" + std::to_string(i) + "]";
     const YAML::Node row = value[i];
     if (!row.IsSequence() || int(row.size()) < min_columns || int(row.size()) > max_columns)
-      FailValue(row_key, "", "must be a row of " + std::to_string(min_columns) +
-                                 (max_columns > min_columns
-                                      ? " to " + std::to_string(max_columns) : std::string()) +
-                                 " numbers");
+      FailValue(
+          row_key, "",
+          "must be a row of " + std::to_string(min_columns) +
+              (max_columns > min_columns ? " to " + std::to_string(max_columns) : std::string()) +
+              " numbers");
     std::vector<double> numbers;
     for (size_t j = 0; j < row.size(); ++j)
       numbers.push_back(ToDouble(row[j], row_key + "[" + std::to_string(j) + "]", Any()));
@@ -200,7 +203,7 @@ void ModelNode::Finish() const {
     std::string known;
     for (const std::string& k : *read_) known += (known.empty() ? "" : ", ") + k;
     throw InputError(KeyPath(key), "", "unknown key (valid keys here: " + known + ")")
-          .Located(*file_, entry.first.Mark().line + 1, "");
+        .Located(*file_, entry.first.Mark().line + 1, "");
   }
 }
 

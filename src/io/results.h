@@ -1,10 +1,9 @@
 // Result files: CSV tables and the summary.json every run writes next to them.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -9,7 +9,8 @@ RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesyste
   const ModelNode root = ModelNode::LoadFile(model.string());
   enum class Analysis { kHysteresis };
   switch (root.Enum<Analysis>("analysis", {{"hysteresis", Analysis::kHysteresis}})) {
-    case Analysis::kHysteresis: return RunHysteresisModel(root, out_dir);
+    case Analysis::kHysteresis:
+      return RunHysteresisModel(root, out_dir);
   }
   return {};
 }

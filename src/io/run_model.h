@@ -8,8 +8,8 @@
 namespace jointdyn::io {
 
 struct RunOutcome {
-  bool ok = true;         // false: numerical failure (results so far are written)
-  std::string message;    // what failed, where
+  bool ok = true;                 // false: numerical failure (results so far are written)
+  std::string message;            // what failed, where
   std::filesystem::path summary;  // the summary.json written
 };
 

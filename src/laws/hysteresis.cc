@@ -66,9 +66,9 @@ HysteresisResult RunHysteresis(const HysteresisOptions& options) {
     previous.pressure = n.pressure;
     previous.stored_energy = n.stored_energy;
   }
-  const double first_dt =
-      time.size() > 1 ? time[1] - time[0] : 1.0 / (options.path.samples_per_cycle *
-                                                    options.path.frequency);
+  const double first_dt = time.size() > 1
+                              ? time[1] - time[0]
+                              : 1.0 / (options.path.samples_per_cycle * options.path.frequency);
   for (size_t i = 0; i < time.size(); ++i) {
     HysteresisSample sample;
     sample.time = time[i];
@@ -85,7 +85,8 @@ HysteresisResult RunHysteresis(const HysteresisOptions& options) {
       if (!std::isfinite(n.pressure) || !std::isfinite(n.stored_energy)) {
         std::ostringstream out;
         out << options.normal->type() << " normal law gave a non-finite pressure at gap "
-            << sample.gap << " m " << Where(sample, i, periodic ? options.path.samples_per_cycle : 0);
+            << sample.gap << " m "
+            << Where(sample, i, periodic ? options.path.samples_per_cycle : 0);
         result.status = Status::Failure(out.str());
         break;
       }
@@ -96,10 +97,10 @@ HysteresisResult RunHysteresis(const HysteresisOptions& options) {
       TangentialResponse r;
       const Status status = point->Step({sample.slip, sample.pressure, dt}, r, options.post_newton);
       if (!status || !r.traction.allFinite()) {
-        result.status = Status::Failure(
-            std::string(options.law->type()) + " law failed " +
-            Where(sample, i, periodic ? options.path.samples_per_cycle : 0) + ": " +
-            (status ? "non-finite traction" : status.message));
+        result.status =
+            Status::Failure(std::string(options.law->type()) + " law failed " +
+                            Where(sample, i, periodic ? options.path.samples_per_cycle : 0) + ": " +
+                            (status ? "non-finite traction" : status.message));
         break;
       }
       sample.traction = r.traction;

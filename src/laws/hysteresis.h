@@ -22,11 +22,11 @@ enum class PathKind {
 
 struct SlipPath {
   PathKind kind = PathKind::kSinusoid;
-  double amplitude_x = 0.0;    // [m]
-  double amplitude_y = 0.0;    // [m]
-  double frequency = 1.0;      // [Hz], > 0
-  int cycles = 1;              // number of periods, >= 1
-  int samples_per_cycle = 400; // >= 8
+  double amplitude_x = 0.0;        // [m]
+  double amplitude_y = 0.0;        // [m]
+  double frequency = 1.0;          // [Hz], > 0
+  int cycles = 1;                  // number of periods, >= 1
+  int samples_per_cycle = 400;     // >= 8
   std::vector<double> table_time;  // [s], strictly increasing (kTable)
   std::vector<Vec2> table_slip;    // [m] (kTable)
 
@@ -48,7 +48,7 @@ struct HysteresisOptions {
   const NormalLaw* normal = nullptr;   // null: constant pressure
   double pressure = 0.0;               // constant normal pressure when normal == null [Pa]
   SlipPath path;
-  GapPath gap;                         // used with a normal law
+  GapPath gap;  // used with a normal law
   PostNewtonOptions post_newton;
 };
 
@@ -64,12 +64,12 @@ struct HysteresisSample {
 };
 
 struct HysteresisResult {
-  Status status;                      // failure: where and why; samples so far are kept
+  Status status;  // failure: where and why; samples so far are kept
   std::vector<HysteresisSample> samples;
   std::vector<double> dissipation_per_cycle;  // work minus change of stored energy [J/m^2]
-  double secant_stiffness = 0.0;      // last cycle, along x: delta tau_x / delta s_x [Pa/m]
-  double max_traction = 0.0;          // max |tau| [Pa]
-  int evaluations = 0;                // law evaluations (post-Newton passes included)
+  double secant_stiffness = 0.0;              // last cycle, along x: delta tau_x / delta s_x [Pa/m]
+  double max_traction = 0.0;                  // max |tau| [Pa]
+  int evaluations = 0;                        // law evaluations (post-Newton passes included)
 };
 
 HysteresisResult RunHysteresis(const HysteresisOptions& options);
@@ -79,8 +79,8 @@ struct SweepResult {
   std::vector<double> amplitude;    // [m]
   std::vector<double> dissipation;  // last-cycle dissipation per amplitude [J/m^2]
   std::vector<double> secant_stiffness;
-  double slope = 0.0;               // least-squares slope of log D against log A
-  double intercept = 0.0;           // log D = intercept + slope log A
+  double slope = 0.0;      // least-squares slope of log D against log A
+  double intercept = 0.0;  // log D = intercept + slope log A
 };
 
 // Runs the analysis at each amplitude (path scaled so that amplitude_x equals it).

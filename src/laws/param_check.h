@@ -20,8 +20,6 @@ inline void RequireNonNegative(const char* key, double value) {
 inline void RequireFinite(const char* key, double value) {
   Require(std::isfinite(value), key, value, "must be finite");
 }
-inline void RequireDim(int dim) {
-  Require(dim == 1 || dim == 2, "dim", dim, "must be 1 or 2");
-}
+inline void RequireDim(int dim) { Require(dim == 1 || dim == 2, "dim", dim, "must be 1 or 2"); }
 
 }  // namespace jointdyn::laws

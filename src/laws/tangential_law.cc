@@ -6,9 +6,12 @@ namespace jointdyn::laws {
 
 std::string_view ToString(ContactState state) {
   switch (state) {
-    case ContactState::kOpen: return "open";
-    case ContactState::kStick: return "stick";
-    case ContactState::kSlip: return "slip";
+    case ContactState::kOpen:
+      return "open";
+    case ContactState::kStick:
+      return "stick";
+    case ContactState::kSlip:
+      return "slip";
   }
   return "?";
 }

@@ -31,11 +31,11 @@ struct TangentialInput {
 };
 
 struct TangentialResponse {
-  Vec2 traction = Vec2::Zero();                // friction traction tau [Pa] (force [N])
-  Mat2 d_traction_d_slip = Mat2::Zero();       // consistent tangent d tau / d s [Pa/m]
-  Vec2 d_traction_d_pressure = Vec2::Zero();   // d tau / d p [-]
-  double stored_energy = 0.0;                  // recoverable energy of the trial state [J/m^2]
-  ContactState state = ContactState::kStick;   // for output and post-Newton switching
+  Vec2 traction = Vec2::Zero();               // friction traction tau [Pa] (force [N])
+  Mat2 d_traction_d_slip = Mat2::Zero();      // consistent tangent d tau / d s [Pa/m]
+  Vec2 d_traction_d_pressure = Vec2::Zero();  // d tau / d p [-]
+  double stored_energy = 0.0;                 // recoverable energy of the trial state [J/m^2]
+  ContactState state = ContactState::kStick;  // for output and post-Newton switching
 };
 
 class TangentialLaw {

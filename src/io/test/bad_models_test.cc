@@ -30,7 +30,8 @@ TEST_P(BadModel, IsRejectedWithTheExpectedMessage) {
   const std::string prefix = "# expect: ";
   ASSERT_EQ(first.rfind(prefix, 0), 0u) << file << " must start with '" << prefix << "'";
   const std::string expected = first.substr(prefix.size());
-  const auto out = std::filesystem::temp_directory_path() / ("jointdyn_bad_" + file.stem().string());
+  const auto out =
+      std::filesystem::temp_directory_path() / ("jointdyn_bad_" + file.stem().string());
   std::filesystem::remove_all(out);
   try {
     RunModelFile(file, out);

@@ -26,8 +26,8 @@ TEST(LawReference, TypeNamesAreUniqueAndLawsReportThem) {
 }
 
 TEST(LawReader, ConstructorErrorsAreLocatedAtTheKey) {
-  const ModelNode root = ModelNode::LoadString("law:\n  type: coulomb\n  c1: 1.0e11\n  mu: -2\n",
-                                               "inline.yaml");
+  const ModelNode root =
+      ModelNode::LoadString("law:\n  type: coulomb\n  c1: 1.0e11\n  mu: -2\n", "inline.yaml");
   try {
     ReadTangentialLaw(root.Map("law"));
     FAIL();
@@ -37,8 +37,8 @@ TEST(LawReader, ConstructorErrorsAreLocatedAtTheKey) {
 }
 
 TEST(LawReader, DefaultsApplyAndDimIsRead) {
-  const ModelNode root = ModelNode::LoadString(
-      "law: {type: coulomb, dim: 2, c1: 1.0e11, mu: 0.2}\n", "inline.yaml");
+  const ModelNode root =
+      ModelNode::LoadString("law: {type: coulomb, dim: 2, c1: 1.0e11, mu: 0.2}\n", "inline.yaml");
   const auto law = ReadTangentialLaw(root.Map("law"));
   EXPECT_EQ(law->type(), "coulomb");
   EXPECT_EQ(law->dim(), 2);

@@ -12,12 +12,14 @@ namespace jointdyn::io {
 namespace {
 
 TEST(RunFailure, StopsCleanlyAndKeepsTheResultsSoFar) {
-  const auto model = test_paths::SourceDir() / "tests" / "failing_models" / "exponential_overflow.yaml";
+  const auto model =
+      test_paths::SourceDir() / "tests" / "failing_models" / "exponential_overflow.yaml";
   const auto out = std::filesystem::temp_directory_path() / "jointdyn_failure";
   std::filesystem::remove_all(out);
   const RunOutcome outcome = RunModelFile(model, out);
   EXPECT_FALSE(outcome.ok);
-  EXPECT_EQ(outcome.message.rfind("exponential normal law gave a non-finite pressure at gap ", 0), 0u)
+  EXPECT_EQ(outcome.message.rfind("exponential normal law gave a non-finite pressure at gap ", 0),
+            0u)
       << outcome.message;
   EXPECT_NE(outcome.message.find(" m at t = "), std::string::npos) << outcome.message;
 

@@ -54,8 +54,8 @@ std::vector<TangentialCase> Cases() {
     }
     for (double n : {2.0, 8.0}) {
       cases.push_back({"masing_n" + std::to_string(int(n)) + "_" + d,
-                       [n, dim] { return std::make_unique<BoucWenLaw>(MasingWithN(n), dim); },
-                       3e-6, kPressure, 1e-3});
+                       [n, dim] { return std::make_unique<BoucWenLaw>(MasingWithN(n), dim); }, 3e-6,
+                       kPressure, 1e-3});
     }
   }
   return cases;

@@ -70,8 +70,8 @@ Columns CentralDifferences(LawPoint& point, const TangentialInput& in, double h_
   return result;
 }
 
-double Dissipation(const TangentialLaw& law, const TangentialCase& c,
-                   const std::vector<Vec2>& path, double dt) {
+double Dissipation(const TangentialLaw& law, const TangentialCase& c, const std::vector<Vec2>& path,
+                   double dt) {
   LawPoint point(law);
   TangentialResponse previous;
   EXPECT_TRUE(point.Step({path.front(), c.pressure, dt}, previous).ok);
@@ -127,11 +127,13 @@ TEST_P(TangentialConformance, TangentMatchesCentralDifferences) {
       const double scale = std::max(e.norm(), f.norm());
       if (scale == 0.0) continue;
       const double h = block == 0 ? h_slip : h_pressure;
-      const double floor = 8.0 * std::numeric_limits<double>::epsilon() *
-                           analytic.traction.norm() / (2.0 * h);
+      const double floor =
+          8.0 * std::numeric_limits<double>::epsilon() * analytic.traction.norm() / (2.0 * h);
       EXPECT_LE((e - f).norm(), kTangentTolerance * scale + floor)
           << c.name << " state " << trial << (block == 0 ? " d tau/d s" : " d tau/d p")
-          << "\nanalytic\n" << e << "\ncentral differences\n" << f;
+          << "\nanalytic\n"
+          << e << "\ncentral differences\n"
+          << f;
     }
     ++checked;
   }
@@ -189,7 +191,7 @@ TEST_P(TangentialConformance, EvaluateCommitRollbackIdempotent) {
     TangentialResponse ra1, rb, ra2;
     ASSERT_TRUE(point.Trial(a, ra1).ok);
     const std::vector<double> trial_a = point.trial();
-    ASSERT_TRUE(point.Trial(b, rb).ok);  // a rejected trial ...
+    ASSERT_TRUE(point.Trial(b, rb).ok);   // a rejected trial ...
     ASSERT_TRUE(point.Trial(a, ra2).ok);  // ... leaves no trace
     EXPECT_EQ(point.committed(), before);
     EXPECT_EQ(point.trial(), trial_a);
@@ -211,8 +213,7 @@ TEST_P(TangentialConformance, RateIndependentLawsGiveTheSameLoopAt1HzAnd1kHz) {
   const TangentialCase& c = GetParam();
   const auto law = c.make();
   if (!law->rate_independent()) GTEST_SKIP() << c.name << " is rate-dependent";
-  const auto path = Ellipse(3.0 * c.slip_scale, law->dim() == 2 ? 2.0 * c.slip_scale : 0.0, 2,
-                            200);
+  const auto path = Ellipse(3.0 * c.slip_scale, law->dim() == 2 ? 2.0 * c.slip_scale : 0.0, 2, 200);
   LawPoint slow(*law), fast(*law);
   for (const Vec2& s : path) {
     TangentialResponse rs, rf;
@@ -258,8 +259,9 @@ TEST_P(NormalConformance, TangentsMatchCentralDifferences) {
     EXPECT_NEAR(r.d_pressure_d_gap_rate, dv, kTangentTolerance * std::abs(dv) + 1e-300)
         << c.name << " g = " << g << " g_dot = " << v;
     // The stored energy is the integral of the elastic pressure: dE/dg = -p(g, 0).
-    const double de = (law->Evaluate(g + hg, 0.0).stored_energy -
-                       law->Evaluate(g - hg, 0.0).stored_energy) / (2 * hg);
+    const double de =
+        (law->Evaluate(g + hg, 0.0).stored_energy - law->Evaluate(g - hg, 0.0).stored_energy) /
+        (2 * hg);
     const double p0 = law->Evaluate(g, 0.0).pressure;
     EXPECT_NEAR(de, -p0, kTangentTolerance * std::abs(p0) + 1e-300) << c.name << " g = " << g;
     ++checked;

@@ -36,7 +36,7 @@ struct TangentialCase {
 struct NormalCase {
   std::string name;
   std::function<std::unique_ptr<NormalLaw>()> make;
-  double gap_scale = 1e-5;  // typical penetration depth [m]
+  double gap_scale = 1e-5;       // typical penetration depth [m]
   double gap_rate_scale = 1e-3;  // typical gap rate [m/s]
 };
 
@@ -49,7 +49,9 @@ class NormalConformance : public ::testing::TestWithParam<NormalCase> {};
 // Name generator for INSTANTIATE_TEST_SUITE_P.
 struct CaseName {
   template <class Info>
-  std::string operator()(const Info& info) const { return info.param.name; }
+  std::string operator()(const Info& info) const {
+    return info.param.name;
+  }
 };
 
 }  // namespace jointdyn::laws::conformance

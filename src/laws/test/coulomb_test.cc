@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "laws/law_point.h"
 #include "core/error.h"
+#include "laws/law_point.h"
 #include "laws/test/conformance.h"
 
 namespace jointdyn::laws {
@@ -28,8 +28,7 @@ std::vector<TangentialCase> Cases() {
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Coulomb, TangentialConformance, ::testing::ValuesIn(Cases()),
-                         CaseName());
+INSTANTIATE_TEST_SUITE_P(Coulomb, TangentialConformance, ::testing::ValuesIn(Cases()), CaseName());
 
 // Work of one steady sinusoidal cycle of amplitude `amplitude` at pressure p.
 double LoopEnergy(const TangentialLaw& law, double amplitude, double p, int per_cycle) {
