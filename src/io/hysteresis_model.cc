@@ -24,7 +24,8 @@ struct HysteresisModel {
   std::vector<double> sweep;  // amplitudes [m]; empty: no sweep
 };
 
-laws::SlipPath ReadPath(const ModelNode& node) {
+// Reads the slip path; a table with a gap column fills `gap_table`.
+laws::SlipPath ReadPath(const ModelNode& node, std::vector<double>& gap_table) {
   laws::SlipPath path;
   path.kind = node.Enum<PathKind>("type", {{"sinusoid", PathKind::kSinusoid},
                                            {"ellipse", PathKind::kEllipse},
@@ -33,14 +34,18 @@ laws::SlipPath ReadPath(const ModelNode& node) {
   const std::string type = node.String("type");
   if (path.kind == PathKind::kTable) {
     double previous = -INFINITY;
-    const auto rows = node.Rows("points", 2, 3);
+    const auto rows = node.Rows("points", 2, 4);
     for (size_t i = 0; i < rows.size(); ++i) {
+      const std::string row = "points[" + std::to_string(i) + "]";
+      if (rows[i].size() != rows[0].size())
+        node.FailValue(row, "", "must have as many columns as points[0]");
       if (!(rows[i][0] > previous))
-        node.FailValue("points[" + std::to_string(i) + "][0]", FormatValue(rows[i][0]),
+        node.FailValue(row + "[0]", FormatValue(rows[i][0]),
                        "times must increase strictly from row to row");
       previous = rows[i][0];
       path.table_time.push_back(rows[i][0]);
       path.table_slip.emplace_back(rows[i][1], rows[i].size() > 2 ? rows[i][2] : 0.0);
+      if (rows[i].size() > 3) gap_table.push_back(rows[i][3]);
     }
     if (rows.size() < 2) node.FailValue("points", "", "needs at least two rows");
     path.frequency = 1.0 / (path.table_time.back() - path.table_time.front());
@@ -100,7 +105,12 @@ HysteresisModel ReadHysteresis(const ModelNode& root) {
   normal.Finish();
   if (!model.law && !model.normal)
     root.FailValue("law", "", "missing: give a tangential law, or a normal law under normal.law");
-  model.options.path = ReadPath(root.Map("path"));
+  const ModelNode path = root.Map("path");
+  model.options.path = ReadPath(path, model.options.gap.table);
+  if (!model.options.gap.table.empty() && !model.normal)
+    path.FailValue("points", "", "a gap column (t, s_x, s_y, g) needs a normal law (normal.law)");
+  if (!model.options.gap.table.empty() && normal.Has("gap"))
+    normal.FailValue("gap", "", "the gap is given twice: by the path table and by normal.gap");
   const bool planar =
       model.options.path.amplitude_y != 0.0 ||
       std::any_of(model.options.path.table_slip.begin(), model.options.path.table_slip.end(),

@@ -61,7 +61,8 @@ HysteresisResult RunHysteresis(const HysteresisOptions& options) {
   HysteresisSample previous;  // the virgin state just before the first sample
   previous.time = time.empty() ? 0.0 : time.front();
   if (options.normal) {
-    previous.gap = gap.mean + gap.amplitude * std::sin(gap.phase);
+    previous.gap =
+        gap.table.empty() ? gap.mean + gap.amplitude * std::sin(gap.phase) : gap.table.front();
     const NormalResponse n = options.normal->Evaluate(previous.gap, 0.0);
     previous.pressure = n.pressure;
     previous.stored_energy = n.stored_energy;
@@ -76,10 +77,16 @@ HysteresisResult RunHysteresis(const HysteresisOptions& options) {
     sample.pressure = options.pressure;
     double normal_energy = 0.0;
     if (options.normal) {
-      const double phase = omega * time[i] + gap.phase;
-      sample.gap = gap.mean + gap.amplitude * std::sin(phase);
-      const NormalResponse n =
-          options.normal->Evaluate(sample.gap, gap.amplitude * omega * std::cos(phase));
+      double gap_rate;
+      if (gap.table.empty()) {
+        const double phase = omega * time[i] + gap.phase;
+        sample.gap = gap.mean + gap.amplitude * std::sin(phase);
+        gap_rate = gap.amplitude * omega * std::cos(phase);
+      } else {
+        sample.gap = gap.table[i];
+        gap_rate = i == 0 ? 0.0 : (gap.table[i] - gap.table[i - 1]) / (time[i] - time[i - 1]);
+      }
+      const NormalResponse n = options.normal->Evaluate(sample.gap, gap_rate);
       sample.pressure = n.pressure;
       normal_energy = n.stored_energy;
       if (!std::isfinite(n.pressure) || !std::isfinite(n.stored_energy)) {

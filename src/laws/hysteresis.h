@@ -36,11 +36,13 @@ struct SlipPath {
   SlipPath Scaled(double factor) const;
 };
 
-// Normal gap g(t) = mean + amplitude sin(2 pi f t + phase) with the path frequency f.
+// Normal gap g(t) = mean + amplitude sin(2 pi f t + phase) with the path frequency f, or,
+// when `table` is not empty, the gap at each sample of a table slip path (same length).
 struct GapPath {
-  double mean = 0.0;       // [m]
-  double amplitude = 0.0;  // [m]
-  double phase = 0.0;      // [rad]
+  double mean = 0.0;          // [m]
+  double amplitude = 0.0;     // [m]
+  double phase = 0.0;         // [rad]
+  std::vector<double> table;  // [m]; gap rate by backward differences
 };
 
 struct HysteresisOptions {

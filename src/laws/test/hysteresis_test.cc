@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "laws/coulomb.h"
+#include "laws/normal_laws.h"
 
 namespace jointdyn::laws {
 namespace {
@@ -51,6 +52,43 @@ TEST(Hysteresis, DenseTablePathReproducesTheSinusoid) {
   ASSERT_EQ(b.dissipation_per_cycle.size(), 1u);
   EXPECT_NEAR(b.dissipation_per_cycle[0], a.dissipation_per_cycle[0] + a.dissipation_per_cycle[1],
               1e-9 * b.dissipation_per_cycle[0]);
+}
+
+TEST(Hysteresis, GapTableReproducesTheSinusoidalGapOfANodeToNodeElement) {
+  // Node-to-node element (seed 004 eq. 13-14): unilateral preload + Coulomb with c2 = 0.
+  const CoulombLaw tangential({.c1 = 1e7, .c2 = 0.0, .mu = 0.4}, 2);
+  const UnilateralPreloadLaw normal({.k_n = 2e7, .n0 = 100.0});
+  HysteresisOptions sine;
+  sine.law = &tangential;
+  sine.normal = &normal;
+  sine.gap = {.mean = 0.0, .amplitude = 8e-6, .phase = M_PI / 2};
+  sine.path = {.kind = PathKind::kEllipse,
+               .amplitude_x = 1e-5,
+               .amplitude_y = 4e-6,
+               .frequency = 50.0,
+               .cycles = 2,
+               .samples_per_cycle = 720};
+  const HysteresisResult a = RunHysteresis(sine);
+  ASSERT_TRUE(a.status.ok);
+  HysteresisOptions table = sine;
+  table.gap = {};
+  table.path.kind = PathKind::kTable;
+  sine.path.Sample(table.path.table_time, table.path.table_slip);
+  for (const HysteresisSample& s : a.samples) table.gap.table.push_back(s.gap);
+  const HysteresisResult b = RunHysteresis(table);
+  ASSERT_TRUE(b.status.ok);
+  ASSERT_EQ(a.samples.size(), b.samples.size());
+  int open = 0, stick = 0, slip = 0;
+  for (size_t i = 0; i < a.samples.size(); ++i) {
+    EXPECT_EQ(a.samples[i].traction, b.samples[i].traction);
+    EXPECT_EQ(a.samples[i].pressure, b.samples[i].pressure);
+    open += a.samples[i].state == ContactState::kOpen;
+    stick += a.samples[i].state == ContactState::kStick;
+    slip += a.samples[i].state == ContactState::kSlip;
+  }
+  EXPECT_GT(open, 0);  // the history goes through all three states
+  EXPECT_GT(stick, 0);
+  EXPECT_GT(slip, 0);
 }
 
 TEST(Hysteresis, SweepOfCoulombApproachesSlopeOneInMacroslip) {
