@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "laws/increment.h"
 #include "laws/param_check.h"
 
 namespace jointdyn::laws {
@@ -101,18 +102,9 @@ BoucWenLaw::BoucWenLaw(const MasingParams& params, int dim)
 
 Status BoucWenLaw::Evaluate(const TangentialInput& in, std::span<const double> committed,
                             std::span<double> trial, TangentialResponse& out) const {
-  const Mat2 mask = dim_ == 2 ? Mat2::Identity() : Mat2(Vec2(1.0, 0.0).asDiagonal());
-  const Vec2 s = mask * in.slip;
-  const Vec2 s_n(committed[0], committed[1]);
-  const Vec2 z_n(committed[2], committed[3]);
-  out = TangentialResponse{};
-  trial[0] = s.x();
-  trial[1] = s.y();
-  if (in.pressure <= 0.0) {  // open: no traction, the history relaxes
-    trial[2] = trial[3] = 0.0;
-    out.state = ContactState::kOpen;
-    return Status::Ok();
-  }
+  SlipIncrement increment;
+  if (!BeginIncrement(dim_, in, committed, trial, out, increment)) return Status::Ok();
+  const auto& [mask, s, s_n, z_n] = increment;
   const double r_g = mu_ * in.pressure;
   const Vec2 ds = s - s_n;
   const Vec2 t = z_n + c1_ * ds;  // elastic predictor

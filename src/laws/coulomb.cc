@@ -1,5 +1,6 @@
 #include "laws/coulomb.h"
 
+#include "laws/increment.h"
 #include "laws/param_check.h"
 
 namespace jointdyn::laws {
@@ -13,7 +14,7 @@ CoulombLaw::CoulombLaw(const CoulombParams& params, int dim) : params_(params), 
 
 Status CoulombLaw::Evaluate(const TangentialInput& in, std::span<const double> committed,
                             std::span<double> trial, TangentialResponse& out) const {
-  const Mat2 mask = dim_ == 2 ? Mat2::Identity() : Mat2(Vec2(1.0, 0.0).asDiagonal());
+  const Mat2 mask = DimMask(dim_);
   const Vec2 s = mask * in.slip;
   const Vec2 s_slider(committed[0], committed[1]);
   out = TangentialResponse{};

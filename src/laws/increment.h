@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/status.h"
 #include "core/types.h"
+#include "laws/tangential_law.h"
 
 namespace jointdyn::laws {
 
@@ -23,6 +24,34 @@ inline Status CheckTimeStep(std::string_view type, double dt) {
   if (dt > 0.0 && std::isfinite(dt)) return Status::Ok();
   return Status::Failure(std::string(type) + ": dt = " + FormatValue(dt) +
                          ": must be > 0 and finite (rate-dependent law)");
+}
+
+// The increment of a law whose history is [s_n (2), z_n (2)]: the previous slip and one
+// internal traction-like variable (Dahl/Valanis, Bouc-Wen/Masing, LuGre).
+struct SlipIncrement {
+  Mat2 mask;  // DimMask(dim)
+  Vec2 s;     // end-of-increment slip, masked [m]
+  Vec2 s_n;   // committed slip [m]
+  Vec2 z_n;   // committed internal variable
+};
+
+// Reads the increment, resets `out` and writes s into the trial history. When the contact
+// is open (p <= 0) it also relaxes z to zero, marks `out` open and returns false: the law
+// is done. Otherwise returns true and leaves z in the trial history to the law.
+inline bool BeginIncrement(int dim, const TangentialInput& in, std::span<const double> committed,
+                           std::span<double> trial, TangentialResponse& out,
+                           SlipIncrement& increment) {
+  increment.mask = DimMask(dim);
+  increment.s = increment.mask * in.slip;
+  increment.s_n = Vec2(committed[0], committed[1]);
+  increment.z_n = Vec2(committed[2], committed[3]);
+  out = TangentialResponse{};
+  trial[0] = increment.s.x();
+  trial[1] = increment.s.y();
+  if (in.pressure > 0.0) return true;
+  trial[2] = trial[3] = 0.0;
+  out.state = ContactState::kOpen;
+  return false;
 }
 
 }  // namespace jointdyn::laws

@@ -21,19 +21,9 @@ LuGreLaw::LuGreLaw(const LuGreParams& params, int dim) : params_(params), dim_(d
 Status LuGreLaw::Evaluate(const TangentialInput& in, std::span<const double> committed,
                           std::span<double> trial, TangentialResponse& out) const {
   if (Status status = CheckTimeStep(type(), in.dt); !status) return status;
-  const Mat2 mask = DimMask(dim_);
-  const Vec2 s = mask * in.slip;
-  const Vec2 s_prev(committed[0], committed[1]);
-  const Vec2 z_prev(committed[2], committed[3]);
-  out = TangentialResponse{};
-  trial[0] = s.x();
-  trial[1] = s.y();
-  if (in.pressure <= 0.0) {  // open: no shear, the bristles relax
-    trial[2] = 0.0;
-    trial[3] = 0.0;
-    out.state = ContactState::kOpen;
-    return Status::Ok();
-  }
+  SlipIncrement increment;  // open contact: no shear, the bristles relax
+  if (!BeginIncrement(dim_, in, committed, trial, out, increment)) return Status::Ok();
+  const auto& [mask, s, s_prev, z_prev] = increment;
   const double p = in.pressure, dt = in.dt;
   const double sigma0 = params_.sigma0;
   const Vec2 ds = s - s_prev;
