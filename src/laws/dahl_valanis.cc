@@ -120,15 +120,8 @@ Status DahlValanisLaw::Evaluate(const TangentialInput& in, std::span<const doubl
     dz_dr = ((z_n - z) * u.m_r + q * e) / den;
     if ((2.0 - beta_) * u.w >= r_g) out.state = ContactState::kSlip;
   }
-  out.traction = z + c2_ * s;
-  out.d_traction_d_slip = mask * dz_ds * mask + c2_ * mask;
-  out.d_traction_d_pressure = mu_ * (mask * dz_dr);
-  out.stored_energy = 0.5 * z.squaredNorm() / c1_ + 0.5 * c2_ * s.squaredNorm();
-  if (!out.traction.allFinite() || !out.d_traction_d_slip.allFinite() ||
-      !out.d_traction_d_pressure.allFinite() || !std::isfinite(out.stored_energy))
+  if (!FinishSliderIncrement(c1_, c2_, mu_, increment, z, dz_ds, dz_dr, trial, out))
     return Failure(type_, "non-finite traction or tangent", s, in.pressure);
-  trial[2] = z.x();
-  trial[3] = z.y();
   return Status::Ok();
 }
 

@@ -54,4 +54,24 @@ inline bool BeginIncrement(int dim, const TangentialInput& in, std::span<const d
   return false;
 }
 
+// Completes the response of a slider law with a parallel spring (Dahl/Valanis, Bouc-Wen/
+// Masing): traction z + c2 s, masked tangents from dz/ds and dz/dR_G (R_G = mu p),
+// stored energy |z|^2 / (2 c1) + c2 |s|^2 / 2, and z into the trial history. Returns false
+// (the caller reports the failure) when any of it is not finite.
+inline bool FinishSliderIncrement(double c1, double c2, double mu, const SlipIncrement& increment,
+                                  const Vec2& z, const Mat2& dz_ds, const Vec2& dz_dr,
+                                  std::span<double> trial, TangentialResponse& out) {
+  const Mat2& mask = increment.mask;
+  out.traction = z + c2 * increment.s;
+  out.d_traction_d_slip = mask * dz_ds * mask + c2 * mask;
+  out.d_traction_d_pressure = mu * (mask * dz_dr);
+  out.stored_energy = 0.5 * z.squaredNorm() / c1 + 0.5 * c2 * increment.s.squaredNorm();
+  if (!out.traction.allFinite() || !out.d_traction_d_slip.allFinite() ||
+      !out.d_traction_d_pressure.allFinite() || !std::isfinite(out.stored_energy))
+    return false;
+  trial[2] = z.x();
+  trial[3] = z.y();
+  return true;
+}
+
 }  // namespace jointdyn::laws
