@@ -70,22 +70,15 @@ double CopyNanosecondsPerPoint(PointData& data, size_t state_size) {
   return best;
 }
 
-void EvaluateLaw(benchmark::State& state, const io::TangentialSpec* spec) {
-  const auto law = io::BuildExample(*spec);
-  const size_t n = law->state_size();
-  PointData data = MakeData(*law, spec->example_slip, spec->example_pressure);
-  const double copy_ns = CopyNanosecondsPerPoint(data, n);
-  laws::TangentialResponse out;
+// Runs `pass` (one evaluation of all points) as the timed benchmark body and reports
+// ns_per_point, the baseline copy_ns_per_point and their ratio.
+template <class Pass>
+void TimePasses(benchmark::State& state, double copy_ns, Pass pass) {
   double law_seconds = 0.0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    double sum = 0.0;
-    for (size_t i = 0; i < kPoints; ++i) {
-      (void)law->Evaluate(data.inputs[i], {data.committed.data() + i * n, n},
-                          {data.trial.data() + i * n, n}, out);
-      sum += out.traction.x() + out.d_traction_d_slip(0, 0);
-    }
-    benchmark::DoNotOptimize(sum);
+    pass();
+    benchmark::ClobberMemory();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     state.SetIterationTime(seconds);
@@ -95,6 +88,23 @@ void EvaluateLaw(benchmark::State& state, const io::TangentialSpec* spec) {
   state.counters["ns_per_point"] = ns;
   state.counters["copy_ns_per_point"] = copy_ns;
   state.counters["ratio"] = ns / copy_ns;
+}
+
+void EvaluateLaw(benchmark::State& state, const io::TangentialSpec* spec) {
+  const auto law = io::BuildExample(*spec);
+  const size_t n = law->state_size();
+  PointData data = MakeData(*law, spec->example_slip, spec->example_pressure);
+  const double copy_ns = CopyNanosecondsPerPoint(data, n);
+  laws::TangentialResponse out;
+  TimePasses(state, copy_ns, [&] {
+    double sum = 0.0;
+    for (size_t i = 0; i < kPoints; ++i) {
+      (void)law->Evaluate(data.inputs[i], {data.committed.data() + i * n, n},
+                          {data.trial.data() + i * n, n}, out);
+      sum += out.traction.x() + out.d_traction_d_slip(0, 0);
+    }
+    benchmark::DoNotOptimize(sum);
+  });
   state.counters["state_doubles"] = double(n);
 }
 
@@ -122,24 +132,13 @@ void EvaluateNormalLaw(benchmark::State& state, const io::NormalSpec* spec) {
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
             kPoints);
   }
-  double law_seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  TimePasses(state, copy_ns, [&] {
     for (size_t i = 0; i < kPoints; ++i) {
       const laws::NormalResponse r = law->Evaluate(gap[i], rate[i]);
       pressure[i] = r.pressure;
       tangent[i] = r.d_pressure_d_gap;
     }
-    benchmark::ClobberMemory();
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(seconds);
-    law_seconds += seconds;
-  }
-  const double ns = 1e9 * law_seconds / (double(state.iterations()) * kPoints);
-  state.counters["ns_per_point"] = ns;
-  state.counters["copy_ns_per_point"] = copy_ns;
-  state.counters["ratio"] = ns / copy_ns;
+  });
 }
 
 }  // namespace
