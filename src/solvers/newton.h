@@ -11,11 +11,11 @@
 namespace jointdyn::solvers {
 
 struct NewtonOptions {
-  double residual_tolerance = 1e-8;   // converged when max_i |F_i| / ResidualScale_i <= this [-]
-  double increment_tolerance = 1e-10; // ... and max_i |dx_i| / UnknownScale_i <= this [-]
-  int max_iterations = 25;            // iterations per Solve(), >= 1
-  bool line_search = true;            // backtracking on the scaled residual norm
-  int max_backtracks = 8;             // halvings per iteration, >= 0
+  double residual_tolerance = 1e-8;    // converged when max_i |F_i| / ResidualScale_i <= this [-]
+  double increment_tolerance = 1e-10;  // ... and max_i |dx_i| / UnknownScale_i <= this [-]
+  int max_iterations = 25;             // iterations per Solve(), >= 1
+  bool line_search = true;             // backtracking on the scaled residual norm
+  int max_backtracks = 8;              // halvings per iteration, >= 0
   // Modified Newton: keep the factored Jacobian while the scaled residual norm falls at
   // least by this factor per iteration; refactor when convergence slows. 0 = full Newton
   // (refactor every iteration). In [0, 1).
@@ -26,13 +26,13 @@ struct NewtonOptions {
 };
 
 struct NewtonResult {
-  Status status;                       // failure: what (diverged, singular, ...) and at which iteration
+  Status status;  // failure: what (diverged, singular, ...) and at which iteration
   int iterations = 0;
   int residual_evaluations = 0;
   int jacobian_evaluations = 0;
   int factorizations = 0;
-  double residual_norm = 0.0;          // final scaled residual norm (max norm)
-  double increment_norm = 0.0;         // final scaled increment norm (max norm)
+  double residual_norm = 0.0;            // final scaled residual norm (max norm)
+  double increment_norm = 0.0;           // final scaled increment norm (max norm)
   std::vector<double> residual_history;  // scaled residual norm per iteration (first = initial)
 };
 

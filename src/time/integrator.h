@@ -21,20 +21,20 @@ enum class Scheme {
 
 struct IntegratorOptions {
   Scheme scheme = Scheme::kHht;
-  double beta = 0.25;     // Newmark beta [-], (0, 0.5]
-  double gamma = 0.5;     // Newmark gamma [-], [0.5, 1]
-  double alpha = -0.05;   // HHT alpha [-], [-1/3, 0]; 0 = average acceleration
-  double rho_inf = 0.8;   // generalized-alpha spectral radius at infinity [-], [0, 1]
+  double beta = 0.25;    // Newmark beta [-], (0, 0.5]
+  double gamma = 0.5;    // Newmark gamma [-], [0.5, 1]
+  double alpha = -0.05;  // HHT alpha [-], [-1/3, 0]; 0 = average acceleration
+  double rho_inf = 0.8;  // generalized-alpha spectral radius at infinity [-], [0, 1]
   // Newmark average acceleration with the discrete gradient of the conservative elements:
   // conserves energy exactly for conservative systems (scheme must be kNewmark, 1/4, 1/2).
   bool energy_conserving = false;
 
-  double t_start = 0.0;   // [s]
-  double t_end = 1.0;     // [s], > t_start
-  double dt = 1e-3;       // initial (fixed: only) step [s], > 0
-  bool adaptive = false;  // step size from the local error estimate
-  double dt_min = 1e-9;   // [s], > 0, <= dt
-  double dt_max = 1e-1;   // [s], >= dt
+  double t_start = 0.0;           // [s]
+  double t_end = 1.0;             // [s], > t_start
+  double dt = 1e-3;               // initial (fixed: only) step [s], > 0
+  bool adaptive = false;          // step size from the local error estimate
+  double dt_min = 1e-9;           // [s], > 0, <= dt
+  double dt_max = 1e-1;           // [s], >= dt
   double error_tolerance = 1e-4;  // local error per step, scaled by position magnitudes [-]
   int max_step_cuts = 12;         // consecutive cuts of one step before giving up
 
@@ -49,11 +49,11 @@ struct IntegratorOptions {
 };
 
 struct EnergyBalance {
-  double external_work = 0.0;      // work of f_ext [J]
-  double kinetic = 0.0;            // 1/2 v' M v at the end [J]
-  double stored = 0.0;             // strain energy at the end (springs and laws) [J]
-  double viscous_dissipation = 0.0;  // work of C v [J]
-  double law_dissipation = 0.0;    // work of f_int minus the change of stored energy [J]
+  double external_work = 0.0;          // work of f_ext [J]
+  double kinetic = 0.0;                // 1/2 v' M v at the end [J]
+  double stored = 0.0;                 // strain energy at the end (springs and laws) [J]
+  double viscous_dissipation = 0.0;    // work of C v [J]
+  double law_dissipation = 0.0;        // work of f_int minus the change of stored energy [J]
   double numerical_dissipation = 0.0;  // the remainder: external - change of (T + V) - dissipations
   double initial_kinetic = 0.0, initial_stored = 0.0;
 };
