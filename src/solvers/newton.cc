@@ -154,7 +154,9 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     }
 
     Status status;
-    if (jacobian_with_trial) {
+    if (jacobian_with_trial && r <= options_.residual_tolerance) {
+      fresh = false;  // only the increment test is left: the kept factorization serves
+    } else if (jacobian_with_trial) {
       fresh = true;
       status = factor();
     } else if (r > options_.reuse_contraction * r_previous || lambda < 1.0) {

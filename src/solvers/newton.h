@@ -18,7 +18,8 @@ struct NewtonOptions {
   int max_backtracks = 8;              // halvings per iteration, >= 0
   // Modified Newton: keep the factored Jacobian while the scaled residual norm falls at
   // least by this factor per iteration; refactor when convergence slows. 0 = full Newton
-  // (refactor every iteration). In [0, 1).
+  // (refactor every iteration, except that once the residual meets its tolerance the
+  // increment that confirms convergence uses the kept factorization). In [0, 1).
   double reuse_contraction = 0.0;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   // Checks the ranges above; the message names the option, value and rule.
