@@ -32,15 +32,6 @@ Status CheckInput(const SparseMatrix& a) {
   return Status::Ok();
 }
 
-double MaxAbs(const SparseMatrix& a) {
-  double max_abs = 0.0;
-  for (int k = 0; k < a.outerSize(); ++k) {
-    for (SparseMatrix::InnerIterator it(a, k); it; ++it)
-      max_abs = std::max(max_abs, std::abs(it.value()));
-  }
-  return max_abs;
-}
-
 // Same sparsity pattern of two compressed matrices.
 bool SamePattern(const SparseMatrix& a, const SparseMatrix& b) {
   if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) return false;
@@ -111,7 +102,8 @@ class SparseLU final : public LinearSolver {
     // SparseLU reports only exactly zero pivots: a nearly singular matrix shows in the
     // backward error of the solution.
     const double backward_error = (a_ * x - b).lpNorm<Eigen::Infinity>();
-    const double scale = MaxAbs(a_) * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>();
+    const double scale =
+        MaxAbsEntry(a_) * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>();
     if (backward_error > kBackwardErrorLimit * scale) {
       return Status::Failure("singular matrix (sparse LU: backward error " +
                              FormatValue(backward_error / scale) + ")");

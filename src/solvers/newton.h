@@ -34,7 +34,7 @@ struct NewtonResult {
   int factorizations = 0;
   double residual_norm = 0.0;            // final scaled residual norm (max norm)
   double increment_norm = 0.0;           // final scaled increment norm (max norm)
-  std::vector<double> residual_history;  // scaled residual norm per iteration (first = initial)
+  std::vector<double> residual_history;  // scaled residual norm at the start and after each update
 };
 
 class NewtonSolver {

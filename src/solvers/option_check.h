@@ -10,9 +10,13 @@
 namespace jointdyn::solvers {
 
 // Ok when `ok`; otherwise a failure "key = value: rule".
-inline Status CheckOption(bool ok, const std::string& key, double value, const std::string& rule) {
+inline Status CheckOption(bool ok, const std::string& key, const std::string& value,
+                          const std::string& rule) {
   if (ok) return Status::Ok();
-  return Status::Failure(InputError(key, FormatValue(value), rule).what());
+  return Status::Failure(InputError(key, value, rule).what());
+}
+inline Status CheckOption(bool ok, const std::string& key, double value, const std::string& rule) {
+  return CheckOption(ok, key, FormatValue(value), rule);
 }
 
 }  // namespace jointdyn::solvers

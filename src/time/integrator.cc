@@ -18,15 +18,9 @@ using solvers::CheckOption;
 
 double MaxAbs(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>(); }
 
-double MaxAbs(const SparseMatrix& a) {
-  double max_abs = 0.0;
-  for (int k = 0; k < a.outerSize(); ++k) {
-    for (SparseMatrix::InnerIterator it(a, k); it; ++it) {
-      max_abs = std::max(max_abs, std::abs(it.value()));
-    }
-  }
-  return max_abs;
-}
+// A scale kept > 0 (a system at rest without forces has zero force magnitudes; its
+// residuals are then exactly zero).
+double Positive(double scale) { return std::max(scale, std::numeric_limits<double>::min()); }
 
 // Weights of the new and the old state in the averaged equation of motion and the
 // Newmark parameters (see integrator.h).
@@ -81,7 +75,8 @@ struct State {
   double max_abs_cq = 0;  // largest |C_q| entry (for the multiplier scale)
 };
 
-// [[upper_left, w C_q'], [C_q, 0]] for the unknowns [a; lambda].
+// [[upper_left, w C_q'], [C_q, 0]]: the Jacobian of a step (unknowns [q+; beta h^2
+// lambda+]) and the matrix of the initial accelerations and multipliers.
 SparseMatrix Bordered(const SparseMatrix& upper_left, const SparseMatrix& cq, double weight) {
   const int n = static_cast<int>(upper_left.rows());
   const int m = static_cast<int>(cq.rows());
@@ -138,8 +133,7 @@ class StepModel final : public solvers::ResidualModel {
     fixed_ = w_.mass_old * (system_.mass() * start.a) +
              w_.force_old * (start.viscous + start.constraint - start.external) +
              w_.internal_old * start.internal - w_.force_new * external_;
-    force_scale_ = std::max(
-        {force_scale, momentum_scale / h, MaxAbs(external_), std::numeric_limits<double>::min()});
+    force_scale_ = Positive(std::max({force_scale, momentum_scale / h, MaxAbs(external_)}));
     position_scale_ = position_scale;
     cq_scale_ = start.max_abs_cq > 0.0 ? start.max_abs_cq : 1.0;
   }
@@ -185,14 +179,14 @@ class StepModel final : public solvers::ResidualModel {
 
   VecX ResidualScale() const override {
     VecX scale(n_ + m_);
-    scale << VecX::Constant(n_, beta_h2_ * force_scale_),
-        VecX::Constant(m_, cq_scale_ * position_scale_);
+    scale << VecX::Constant(n_, Positive(beta_h2_ * force_scale_)),
+        VecX::Constant(m_, Positive(cq_scale_ * position_scale_));
     return scale;
   }
   VecX UnknownScale() const override {
     VecX scale(n_ + m_);
     scale << VecX::Constant(n_, position_scale_),
-        VecX::Constant(m_, beta_h2_ * force_scale_ / cq_scale_);
+        VecX::Constant(m_, Positive(beta_h2_ * force_scale_ / cq_scale_));
     return scale;
   }
 
@@ -210,7 +204,7 @@ class StepModel final : public solvers::ResidualModel {
     end.viscous = viscous_;
     end.external = external_;
     end.constraint = m_ > 0 ? constraint_ : VecX::Zero(n_);
-    end.max_abs_cq = m_ > 0 ? MaxAbs(cq_) : 0.0;
+    end.max_abs_cq = m_ > 0 ? solvers::MaxAbsEntry(cq_) : 0.0;
   }
 
  private:
@@ -294,7 +288,7 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
   s.a = solution.head(n);
   s.lambda = solution.tail(m);
   s.constraint = m > 0 ? VecX(cq.transpose() * s.lambda) : VecX::Zero(n);
-  s.max_abs_cq = m > 0 ? MaxAbs(cq) : 0.0;
+  s.max_abs_cq = m > 0 ? solvers::MaxAbsEntry(cq) : 0.0;
   return Status::Ok();
 }
 
@@ -313,6 +307,31 @@ void AddStepEnergy(const State& old, const State& now, const SparseMatrix& mass,
       e.external_work - (e.kinetic - e.initial_kinetic) - e.viscous_dissipation - internal_work;
 }
 
+// Newton on the step, then post-Newton passes: while the system reports a switch above
+// the tolerance, the step is solved again (at most post_newton_max times). Adds the
+// counters to `result`.
+Status SolveStep(StepModel& model, solvers::NewtonSolver& newton, SecondOrderSystem& system,
+                 const IntegratorOptions& options, VecX& x, TransientResult& result) {
+  for (int pass = 0;; ++pass) {
+    const solvers::NewtonResult solved = newton.Solve(model, x);
+    result.newton_iterations += solved.iterations;
+    result.residual_evaluations += solved.residual_evaluations;
+    result.jacobian_evaluations += solved.jacobian_evaluations;
+    result.factorizations += solved.factorizations;
+    if (!solved.status || options.post_newton_max == 0) return solved.status;
+    const double switching_error = system.PostNewtonUpdate(model.Point());
+    if (switching_error <= options.post_newton_tolerance) return Status::Ok();
+    if (pass == options.post_newton_max) {
+      return Status::Failure("post-Newton switching error " + FormatValue(switching_error) +
+                             " N above the tolerance " +
+                             FormatValue(options.post_newton_tolerance) + " N after " +
+                             std::to_string(pass) + " re-solves");
+    }
+    ++result.post_newton_passes;
+    newton.InvalidateJacobian();  // the switch changed the tangent
+  }
+}
+
 }  // namespace
 
 Status IntegratorOptions::Validate() const {
@@ -326,7 +345,7 @@ Status IntegratorOptions::Validate() const {
            CheckOption(rho_inf >= 0.0 && rho_inf <= 1.0, "integrator.rho_inf", rho_inf,
                        "must be in [0, 1]"),
            CheckOption(!energy_conserving || average_acceleration, "integrator.energy_conserving",
-                       1.0, "needs scheme newmark with beta = 0.25 and gamma = 0.5"),
+                       "true", "needs scheme newmark with beta = 0.25 and gamma = 0.5"),
            CheckOption(std::isfinite(t_start), "integrator.t_start", t_start, "must be finite"),
            CheckOption(t_end > t_start && std::isfinite(t_end), "integrator.t_end", t_end,
                        "must be > t_start = " + FormatValue(t_start)),
@@ -404,7 +423,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
 
   // Running magnitudes for the scales (see integrator.h).
   double max_position = 0.0, max_velocity = 0.0, max_force = 0.0;
-  const double max_mass = MaxAbs(system.mass());
+  const double max_mass = solvers::MaxAbsEntry(system.mass());
   auto update_scales = [&](const State& s) {
     max_position = std::max(max_position, MaxAbs(s.q));
     max_velocity = std::max(max_velocity, MaxAbs(s.v));
@@ -440,8 +459,8 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
       const double remaining = t_end - state.t;
       if (remaining <= 1.1 * h) {
         h = remaining;
-      } else if (remaining < 2.0 * h) {
-        h = 0.5 * remaining;
+      } else if (remaining < 2.0 * h) {  // two similar steps rather than a long and a short
+        h = std::max(0.5 * remaining, options.dt_min);
       }
       t_next = h == remaining ? t_end : state.t + h;
     } else {
@@ -453,31 +472,10 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     if (std::abs(t_next - state.t - h_step) > 1e-9 * h_step) newton.InvalidateJacobian();
     h_step = t_next - state.t;
 
-    // Newton, then post-Newton switching passes that re-solve the step.
     model.Begin(state, t_next, max_force, std::max(options.position_scale, max_position),
                 max_mass * max_velocity);
     x = model.Predictor();
-    Status status;
-    for (int pass = 0;; ++pass) {
-      const solvers::NewtonResult solved = newton.Solve(model, x);
-      result.newton_iterations += solved.iterations;
-      result.residual_evaluations += solved.residual_evaluations;
-      result.jacobian_evaluations += solved.jacobian_evaluations;
-      result.factorizations += solved.factorizations;
-      status = solved.status;
-      if (!status || options.post_newton_max == 0) break;
-      const double switching_error = system.PostNewtonUpdate(model.Point());
-      if (switching_error <= options.post_newton_tolerance) break;
-      if (pass == options.post_newton_max) {
-        status =
-            Status::Failure("post-Newton switching error " + FormatValue(switching_error) +
-                            " N above the tolerance " + FormatValue(options.post_newton_tolerance) +
-                            " N after " + std::to_string(pass) + " re-solves");
-        break;
-      }
-      ++result.post_newton_passes;
-      newton.InvalidateJacobian();  // the switch changed the tangent
-    }
+    const Status status = SolveStep(model, newton, system, options, x, result);
     if (!status) {
       ++result.rejected_steps;
       system.Rollback();
@@ -501,7 +499,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
           error_factor * h_step * h_step * MaxAbs(VecX(end.a - state.a)) /
           (options.error_tolerance * std::max(options.position_scale, max_position));
       growth = error > 0.0 ? std::clamp(0.9 * std::cbrt(1.0 / error), 0.2, 2.0) : 2.0;
-      if (error > 1.0 && h > options.dt_min) {
+      if (error > 1.0 && h_step > options.dt_min) {
         ++result.rejected_steps;
         system.Rollback();
         h = std::max(options.dt_min, h_step * growth);

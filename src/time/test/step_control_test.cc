@@ -276,6 +276,18 @@ TEST(StepControl, JacobianReuseAcrossSteps) {
   }
 }
 
+TEST(StepControl, RestWithoutForcesStaysAtRest) {
+  // All force magnitudes are zero: the scales fall back to their floors and the residuals
+  // are exactly zero.
+  LinearSystem system = Oscillator();
+  VecX q_end;
+  const TransientResult result = Integrate(system, FixedSteps(0.1), VecX::Zero(1), VecX::Zero(1),
+                                           [&](const StepRecord& r) { q_end = *r.q; });
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_EQ(q_end(0), 0.0);
+  EXPECT_EQ(result.newton_iterations, result.accepted_steps);
+}
+
 TEST(StepControl, OptionsValidate) {
   EXPECT_TRUE(IntegratorOptions{}.Validate());
   IntegratorOptions options;
@@ -296,7 +308,7 @@ TEST(StepControl, OptionsValidate) {
   options = {};
   options.energy_conserving = true;  // with the default scheme kHht
   EXPECT_EQ(options.Validate().message,
-            "integrator.energy_conserving = 1: needs scheme newmark with beta = 0.25 and gamma "
+            "integrator.energy_conserving = true: needs scheme newmark with beta = 0.25 and gamma "
             "= 0.5");
   options = {};
   options.newton.max_iterations = 0;
