@@ -82,7 +82,7 @@ class SparseLU final : public LinearSolver {
     SparseMatrix compressed = a;
     compressed.makeCompressed();
     const bool same_pattern = analyzed_ && SamePattern(compressed, a_);
-    a_ = std::move(compressed);
+    a_.swap(compressed);
     // The symbolic analysis (column ordering) is redone only when the pattern changes.
     if (!same_pattern) lu_.analyzePattern(a_);
     analyzed_ = true;

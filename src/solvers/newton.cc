@@ -154,14 +154,15 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     }
 
     Status status;
-    if (jacobian_with_trial && r <= options_.residual_tolerance) {
-      fresh = false;  // only the increment test is left: the kept factorization serves
-    } else if (jacobian_with_trial) {
-      fresh = true;
+    if (jacobian_with_trial && r > options_.residual_tolerance) {
+      fresh = true;  // full Newton: factor the Jacobian evaluated with the trial
       status = factor();
-    } else if (r > options_.reuse_contraction * r_previous || lambda < 1.0) {
-      status = refresh();  // convergence slowed: a new Jacobian at x
+    } else if (!jacobian_with_trial &&
+               (r > options_.reuse_contraction * r_previous || lambda < 1.0)) {
+      status = refresh();  // modified Newton whose convergence slowed: a new Jacobian at x
     } else {
+      // Modified Newton converging fast enough, or full Newton with only the increment
+      // test left: the kept factorization serves.
       fresh = false;
     }
     if (!status) return fail(iteration, status.message);

@@ -75,6 +75,20 @@ struct State {
   double max_abs_cq = 0;  // largest |C_q| entry (for the multiplier scale)
 };
 
+// Running magnitudes of the accepted states, for the scales (see integrator.h).
+struct Magnitudes {
+  double position = 0.0;  // largest |q_i|
+  double momentum = 0.0;  // max|M_ij| times the largest |v_i|
+  double force = 0.0;     // largest |f_ext|, |C v + f_int| or |M a| entry
+
+  void Add(const State& s, const SparseMatrix& mass) {
+    position = std::max(position, MaxAbs(s.q));
+    momentum = std::max(momentum, solvers::MaxAbsEntry(mass) * MaxAbs(s.v));
+    force = std::max({force, MaxAbs(s.external), MaxAbs(VecX(s.viscous + s.internal)),
+                      MaxAbs(VecX(mass * s.a))});
+  }
+};
+
 // [[upper_left, w C_q'], [C_q, 0]]: the Jacobian of a step (unknowns [q+; beta h^2
 // lambda+]) and the matrix of the initial accelerations and multipliers.
 SparseMatrix Bordered(const SparseMatrix& upper_left, const SparseMatrix& cq, double weight) {
@@ -116,10 +130,9 @@ class StepModel final : public solvers::ResidualModel {
 
   int size() const override { return n_ + m_; }
 
-  // Prepares the step from `start` to t_next; the scales are those of integrator.h
-  // (force_scale without the momentum term, which needs h).
-  void Begin(const State& start, double t_next, double force_scale, double position_scale,
-             double momentum_scale) {
+  // Prepares the step from `start` to t_next with the scales of integrator.h.
+  void Begin(const State& start, double t_next, const Magnitudes& magnitudes,
+             double position_floor) {
     start_ = &start;
     const double h = t_next - start.t;
     h_ = h;
@@ -133,10 +146,13 @@ class StepModel final : public solvers::ResidualModel {
     fixed_ = w_.mass_old * (system_.mass() * start.a) +
              w_.force_old * (start.viscous + start.constraint - start.external) +
              w_.internal_old * start.internal - w_.force_new * external_;
-    force_scale_ = Positive(std::max({force_scale, momentum_scale / h, MaxAbs(external_)}));
-    position_scale_ = position_scale;
+    force_scale_ =
+        Positive(std::max({magnitudes.force, magnitudes.momentum / h, MaxAbs(external_)}));
+    position_scale_ = std::max(position_floor, magnitudes.position);
     cq_scale_ = start.max_abs_cq > 0.0 ? start.max_abs_cq : 1.0;
   }
+
+  double position_scale() const { return position_scale_; }
 
   // The starting point of Newton: the end of the step with a+ = a, lambda+ = lambda.
   VecX Predictor() const {
@@ -225,7 +241,7 @@ class StepModel final : public solvers::ResidualModel {
         w_.mass_new * system_.mass() + (w_.force_new * gamma_h_) * system_.damping() +
         (w_.internal_new * gamma_h_) * damping_tangent_ + (w_.internal_new * beta_h2_) * stiffness_;
     if (m_ == 0) {
-      jacobian = std::move(upper_left);
+      jacobian.swap(upper_left);
       return Status::Ok();
     }
     constraint_tangent_.resize(n_, n_);
@@ -421,16 +437,8 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
   };
   observe();
 
-  // Running magnitudes for the scales (see integrator.h).
-  double max_position = 0.0, max_velocity = 0.0, max_force = 0.0;
-  const double max_mass = solvers::MaxAbsEntry(system.mass());
-  auto update_scales = [&](const State& s) {
-    max_position = std::max(max_position, MaxAbs(s.q));
-    max_velocity = std::max(max_velocity, MaxAbs(s.v));
-    max_force = std::max({max_force, MaxAbs(s.external), MaxAbs(VecX(s.viscous + s.internal)),
-                          MaxAbs(VecX(system.mass() * s.a))});
-  };
-  update_scales(state);
+  Magnitudes magnitudes;
+  magnitudes.Add(state, system.mass());
 
   const Weights weights = SchemeWeights(options);
   StepModel model(system, weights, options.energy_conserving);
@@ -472,8 +480,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     if (std::abs(t_next - state.t - h_step) > 1e-9 * h_step) newton.InvalidateJacobian();
     h_step = t_next - state.t;
 
-    model.Begin(state, t_next, max_force, std::max(options.position_scale, max_position),
-                max_mass * max_velocity);
+    model.Begin(state, t_next, magnitudes, options.position_scale);
     x = model.Predictor();
     const Status status = SolveStep(model, newton, system, options, x, result);
     if (!status) {
@@ -495,9 +502,8 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     // Local error (adaptive steps): reject and shrink, or accept and adapt h.
     double growth = 1.0;
     if (options.adaptive) {
-      const double error =
-          error_factor * h_step * h_step * MaxAbs(VecX(end.a - state.a)) /
-          (options.error_tolerance * std::max(options.position_scale, max_position));
+      const double error = error_factor * h_step * h_step * MaxAbs(VecX(end.a - state.a)) /
+                           (options.error_tolerance * model.position_scale());
       growth = error > 0.0 ? std::clamp(0.9 * std::cbrt(1.0 / error), 0.2, 2.0) : 2.0;
       if (error > 1.0 && h_step > options.dt_min) {
         ++result.rejected_steps;
@@ -514,7 +520,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     ++result.accepted_steps;
     result.t_reached = state.t;
     cuts = 0;
-    update_scales(state);
+    magnitudes.Add(state, system.mass());
     if (options.adaptive) {
       h = h_step * growth;
     } else if (to_grid) {
