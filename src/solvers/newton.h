@@ -18,7 +18,8 @@ struct NewtonOptions {
   int max_backtracks = 8;              // halvings per iteration, >= 0
   // Modified Newton: keep the factored Jacobian while the scaled residual norm falls at
   // least by this factor per iteration; refactor when convergence slows. 0 = full Newton
-  // (refactor every iteration). In [0, 1).
+  // (refactor every iteration, except that once the residual meets its tolerance the
+  // increment that confirms convergence uses the kept factorization). In [0, 1).
   double reuse_contraction = 0.0;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
   // Checks the ranges above; the message names the option, value and rule.
@@ -26,14 +27,14 @@ struct NewtonOptions {
 };
 
 struct NewtonResult {
-  Status status;  // failure: what (diverged, singular, ...) and at which iteration
-  int iterations = 0;
+  Status status;       // failure: what (diverged, singular, ...) and at which iteration
+  int iterations = 0;  // Newton updates (linear solves) in this Solve()
   int residual_evaluations = 0;
   int jacobian_evaluations = 0;
   int factorizations = 0;
   double residual_norm = 0.0;            // final scaled residual norm (max norm)
   double increment_norm = 0.0;           // final scaled increment norm (max norm)
-  std::vector<double> residual_history;  // scaled residual norm per iteration (first = initial)
+  std::vector<double> residual_history;  // scaled residual norm at the start and after each update
 };
 
 class NewtonSolver {
@@ -41,6 +42,13 @@ class NewtonSolver {
   explicit NewtonSolver(const NewtonOptions& options);
   // Solves model(x) = 0 starting from x (updated in place). With reuse_contraction > 0 a
   // factorization kept from an earlier Solve() on a model of the same size is tried first.
+  // Iteration k solves J dx = -F(x_k) and backtracks x_k + lambda dx (lambda = 1, 1/2, ...)
+  // until the scaled residual norm r falls by the Armijo factor (1 - 1e-4 lambda) or below
+  // the tolerance; a failed evaluation also backtracks. Converged when, after an update,
+  // both the residual and the applied increment meet their tolerances. A line search that
+  // fails with a reused (stale) Jacobian refactors at x_k and repeats the iteration.
+  // On success the last model.Evaluate() call was at the returned x (models that keep
+  // trial state, such as a time step's history, rely on this).
   NewtonResult Solve(ResidualModel& model, VecX& x);
   // Forgets the kept factorization (e.g. after the step size changed).
   void InvalidateJacobian();
@@ -48,7 +56,8 @@ class NewtonSolver {
  private:
   NewtonOptions options_;
   std::unique_ptr<LinearSolver> linear_;
-  bool factored_ = false;
+  int size_ = -1;          // size the linear solver was made for
+  bool factored_ = false;  // linear_ holds a factorization of a Jacobian of that size
 };
 
 }  // namespace jointdyn::solvers

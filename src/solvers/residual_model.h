@@ -4,6 +4,8 @@
 #pragma once
 
 #include <Eigen/Sparse>
+#include <algorithm>
+#include <cmath>
 
 #include "core/status.h"
 #include "core/types.h"
@@ -11,6 +13,17 @@
 namespace jointdyn::solvers {
 
 using SparseMatrix = Eigen::SparseMatrix<double>;  // column-major
+
+// Largest |entry| of a sparse matrix (0 when it has none).
+inline double MaxAbsEntry(const SparseMatrix& a) {
+  double max_abs = 0.0;
+  for (int k = 0; k < a.outerSize(); ++k) {
+    for (SparseMatrix::InnerIterator it(a, k); it; ++it) {
+      max_abs = std::max(max_abs, std::abs(it.value()));
+    }
+  }
+  return max_abs;
+}
 
 class ResidualModel {
  public:

@@ -5,7 +5,9 @@
 //
 // History protocol (as for the laws): InternalForce() evaluates from the committed history
 // and writes a trial history inside the system; Commit() accepts it; a rejected step is
-// rolled back by simply evaluating again from the committed history.
+// rolled back by simply evaluating again from the committed history (Rollback() tells the
+// system so, for the switching variables of PostNewtonUpdate()). The integrator evaluates
+// the initial state once (q_start = q) and commits it.
 #pragma once
 
 #include "core/status.h"
@@ -18,12 +20,16 @@ using solvers::SparseMatrix;
 
 // The end-of-increment point at which the internal force is wanted.
 struct StepPoint {
-  double t = 0.0;           // time at the end of the increment [s]
-  double dt = 0.0;          // increment length [s] (> 0; rate-dependent laws need it)
-  const VecX* q = nullptr;  // positions at the end of the increment
-  const VecX* v = nullptr;  // velocities at the end of the increment
-  // Energy-conserving variant: return the discrete gradient (V(q) - V(q_n)) / |dq| along
-  // dq of the conservative elements instead of their end-point force (see Integrator).
+  double t = 0.0;                 // time at the end of the increment [s]
+  double dt = 0.0;                // increment length [s] (> 0; rate-dependent laws need it)
+  const VecX* q = nullptr;        // positions at the end of the increment
+  const VecX* v = nullptr;        // velocities at the end of the increment
+  const VecX* q_start = nullptr;  // positions at the start of the increment (committed)
+  // Energy-conserving variant: return, for the conservative elements, a discrete gradient
+  // f_d(q_start, q) with f_d . (q - q_start) = V(q) - V(q_start) (for an element with
+  // potential V(d) of one coordinate d: (V(d) - V(d_start)) / (d - d_start)) instead of
+  // their end-point force, and its derivative with respect to q as the stiffness; the
+  // other elements return their end-point force (see integrator.h).
   bool discrete_gradient = false;
 };
 
@@ -35,22 +41,48 @@ class SecondOrderSystem {
   virtual const SparseMatrix& damping() const = 0;  // constant linear viscous damping C
 
   // f_int at `point` from the committed history; when not null, K = d f_int / dq and
-  // D = d f_int / dq' (consistent tangents). Writes the trial history.
+  // D = d f_int / dq' (consistent tangents; they come sized size() x size() and zero, so a
+  // system without velocity-dependent forces leaves D alone). `f` comes sized size().
+  // Writes the trial history.
   virtual Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
                                SparseMatrix* damping_tangent) = 0;
+  // f_ext(t); f comes sized size() and zero.
   virtual void ExternalForce(double t, VecX& f) const = 0;
-  // Accepts the trial history of the last InternalForce() call.
+  // Accepts the trial history of the last InternalForce() call (and the switching
+  // variables of PostNewtonUpdate()).
   virtual void Commit() = 0;
   // Post-Newton stick/slip switching (seed 002 eq. 26-29) at the converged point: updates
   // the switching variables and returns the switching error [N]; 0 when none switched.
+  // The integrator then solves the step again with the new switching variables.
   virtual double PostNewtonUpdate(const StepPoint& point) { return 0.0; }
+  // The step attempt since the last Commit() was rejected (Newton failure, step cut,
+  // error too large): reset the switching variables to the committed ones.
+  virtual void Rollback() {}
   // Recoverable energy stored in f_int (springs and laws) at the last evaluated trial
   // state [J].
   virtual double StoredEnergy() const = 0;
 
-  // Holonomic constraints c(q, t) = 0 (index-3 DAE). Default: none.
+  // Holonomic constraints c(q, t) = 0 (index-3 DAE, seed 003 eq. 2.55), enforced at
+  // position level at the end of every step (eq. 2.59) with the constraint forces
+  // C_q' lambda on the left-hand side of the equation of motion. Default: none.
+  // The initial velocities must satisfy the velocity-level constraint C_q v0 = -C_t.
   virtual int constraint_count() const { return 0; }
+  // c (constraint_count() entries, comes sized) and, when not null, C_q = dc/dq
+  // (constraint_count() x size()).
   virtual Status Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {
+    return Status::Ok();
+  }
+  // (C_q' lambda)_q: derivative of the constraint forces with respect to q at fixed
+  // multipliers (seed 003 eq. 2.61), size() x size(); comes zero. Default: zero (linear
+  // constraints).
+  virtual Status ConstraintForceTangent(double t, const VecX& q, const VecX& lambda,
+                                        SparseMatrix& tangent) {
+    return Status::Ok();
+  }
+  // Q_c of the acceleration-level constraints C_q q'' = Q_c (seed 003 eq. 2.51-2.52), for
+  // the consistent initial accelerations; comes sized and zero. Default: zero (linear,
+  // time-independent constraints).
+  virtual Status ConstraintAccelerationTerm(double t, const VecX& q, const VecX& v, VecX& q_c) {
     return Status::Ok();
   }
 };

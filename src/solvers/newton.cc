@@ -1,0 +1,177 @@
+#include "solvers/newton.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/error.h"
+#include "solvers/option_check.h"
+
+namespace jointdyn::solvers {
+namespace {
+
+constexpr double kArmijo = 1e-4;  // sufficient decrease: r(x + l dx) <= (1 - kArmijo l) r(x)
+
+double ScaledMaxNorm(const VecX& v, const VecX& scale) {
+  return (v.array().abs() / scale.array()).maxCoeff();
+}
+
+void CheckScale(const VecX& scale, int n, const char* what) {
+  JD_CHECK(scale.size() == n && scale.allFinite() && (scale.array() > 0.0).all(),
+           std::string("Newton: ") + what + " must have size() finite entries > 0");
+}
+
+}  // namespace
+
+Status NewtonOptions::Validate() const {
+  for (const Status& status : {
+           CheckOption(residual_tolerance > 0.0 && std::isfinite(residual_tolerance),
+                       "newton.residual_tolerance", residual_tolerance, "must be > 0"),
+           CheckOption(increment_tolerance > 0.0 && std::isfinite(increment_tolerance),
+                       "newton.increment_tolerance", increment_tolerance, "must be > 0"),
+           CheckOption(max_iterations >= 1, "newton.max_iterations", max_iterations,
+                       "must be >= 1"),
+           CheckOption(max_backtracks >= 0, "newton.max_backtracks", max_backtracks,
+                       "must be >= 0"),
+           CheckOption(reuse_contraction >= 0.0 && reuse_contraction < 1.0,
+                       "newton.reuse_contraction", reuse_contraction, "must be in [0, 1)"),
+       }) {
+    if (!status) return status;
+  }
+  return Status::Ok();
+}
+
+NewtonSolver::NewtonSolver(const NewtonOptions& options) : options_(options) {
+  const Status status = options_.Validate();
+  JD_CHECK(status.ok, "NewtonSolver: invalid options: " + status.message);
+}
+
+void NewtonSolver::InvalidateJacobian() { factored_ = false; }
+
+NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
+  NewtonResult result;
+  const int n = model.size();
+  JD_CHECK(n > 0 && x.size() == n, "Newton: x must have model.size() > 0 entries");
+  const VecX residual_scale = model.ResidualScale();
+  const VecX unknown_scale = model.UnknownScale();
+  CheckScale(residual_scale, n, "ResidualScale()");
+  CheckScale(unknown_scale, n, "UnknownScale()");
+
+  if (!linear_ || size_ != n) {
+    linear_ = MakeLinearSolver(options_.linear_solver, n);
+    size_ = n;
+    factored_ = false;
+  }
+  const bool reuse = options_.reuse_contraction > 0.0;
+  if (!reuse) factored_ = false;
+
+  SparseMatrix jacobian;
+  auto fail = [&](int iteration, const std::string& what) {
+    result.status = Status::Failure("Newton iteration " + std::to_string(iteration) + ": " + what);
+    return result;
+  };
+  auto evaluate = [&](const VecX& at, VecX& residual, bool with_jacobian) {
+    ++result.residual_evaluations;
+    if (with_jacobian) ++result.jacobian_evaluations;
+    Status status = model.Evaluate(at, residual, with_jacobian ? &jacobian : nullptr);
+    if (status && !residual.allFinite()) status = Status::Failure("non-finite residual");
+    return status;
+  };
+  auto factor = [&]() {
+    ++result.factorizations;
+    Status status = linear_->Factor(jacobian);
+    factored_ = status.ok;
+    if (!status) status.message = "Jacobian factorization failed: " + status.message;
+    return status;
+  };
+  VecX f(n);
+  bool fresh = false;     // the factorization is the Jacobian at the current x
+  auto refresh = [&]() {  // residual and a new factored Jacobian at x
+    if (Status status = evaluate(x, f, true); !status) {
+      return Status::Failure("residual evaluation failed: " + status.message);
+    }
+    fresh = true;
+    return factor();
+  };
+
+  // Iteration 0: the residual at the start, and a Jacobian unless one is kept.
+  if (factored_) {
+    if (Status status = evaluate(x, f, false); !status) {
+      return fail(0, "residual evaluation failed: " + status.message);
+    }
+  } else if (Status status = refresh(); !status) {
+    return fail(0, status.message);
+  }
+  double r = ScaledMaxNorm(f, residual_scale);
+  result.residual_norm = r;
+  result.residual_history.push_back(r);
+
+  VecX dx(n), x_trial(n), f_trial(n);
+  for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
+    result.iterations = iteration;
+    if (Status status = linear_->Solve(-f, dx); !status) {
+      factored_ = false;
+      return fail(iteration, "linear solve failed: " + status.message);
+    }
+    // Full Newton takes the Jacobian with the trial point; modified Newton only on demand.
+    const bool jacobian_with_trial = !reuse;
+    double lambda = 1.0;
+    double r_trial = std::numeric_limits<double>::infinity();
+    Status trial_status;
+    bool accepted = false;
+    for (int backtrack = 0;; ++backtrack) {
+      x_trial = x + lambda * dx;
+      trial_status = evaluate(x_trial, f_trial, jacobian_with_trial);
+      if (trial_status) {
+        r_trial = ScaledMaxNorm(f_trial, residual_scale);
+        accepted = !options_.line_search || r_trial <= (1.0 - kArmijo * lambda) * r ||
+                   r_trial <= options_.residual_tolerance;
+      }
+      if (accepted || !options_.line_search || backtrack == options_.max_backtracks) break;
+      lambda *= 0.5;
+    }
+    if (!accepted) {
+      if (!fresh) {  // the kept Jacobian may be too stale: refactor here and repeat
+        if (Status status = refresh(); !status) return fail(iteration, status.message);
+        continue;
+      }
+      if (!trial_status)
+        return fail(iteration, "residual evaluation failed: " + trial_status.message);
+      return fail(iteration, "line search failed: scaled residual " + FormatValue(r_trial) +
+                                 " after " + std::to_string(options_.max_backtracks) +
+                                 " halvings, " + FormatValue(r) + " at the start");
+    }
+
+    const double r_previous = r;
+    x = x_trial;
+    f = f_trial;
+    r = r_trial;
+    result.residual_norm = r;
+    result.increment_norm = ScaledMaxNorm(lambda * dx, unknown_scale);
+    result.residual_history.push_back(r);
+    if (r <= options_.residual_tolerance && result.increment_norm <= options_.increment_tolerance) {
+      return result;
+    }
+
+    Status status;
+    if (jacobian_with_trial && r > options_.residual_tolerance) {
+      fresh = true;  // full Newton: factor the Jacobian evaluated with the trial
+      status = factor();
+    } else if (!jacobian_with_trial &&
+               (r > options_.reuse_contraction * r_previous || lambda < 1.0)) {
+      status = refresh();  // modified Newton whose convergence slowed: a new Jacobian at x
+    } else {
+      // Modified Newton converging fast enough, or full Newton with only the increment
+      // test left: the kept factorization serves.
+      fresh = false;
+    }
+    if (!status) return fail(iteration, status.message);
+  }
+  return fail(options_.max_iterations,
+              "no convergence: scaled residual " + FormatValue(r) + " (tolerance " +
+                  FormatValue(options_.residual_tolerance) + "), scaled increment " +
+                  FormatValue(result.increment_norm) + " (tolerance " +
+                  FormatValue(options_.increment_tolerance) + ")");
+}
+
+}  // namespace jointdyn::solvers

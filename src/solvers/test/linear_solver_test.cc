@@ -1,0 +1,98 @@
+#include "solvers/linear_solver.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace jointdyn::solvers {
+namespace {
+
+// Unsymmetric, diagonally dominant sparse matrix (a tridiagonal band plus a few far
+// entries), deterministic.
+SparseMatrix TestMatrix(int n) {
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int i = 0; i < n; ++i) {
+    entries.emplace_back(i, i, 4.0 + std::sin(1.0 + i));
+    if (i + 1 < n) entries.emplace_back(i, i + 1, -1.0 + 0.3 * std::cos(2.0 * i));
+    if (i > 0) entries.emplace_back(i, i - 1, -1.3);
+    if (i + 7 < n) entries.emplace_back(i + 7, i, 0.5);
+  }
+  SparseMatrix a(n, n);
+  a.setFromTriplets(entries.begin(), entries.end());
+  return a;
+}
+
+VecX TestVector(int n) {
+  VecX b(n);
+  for (int i = 0; i < n; ++i) b(i) = std::cos(0.7 * i) + 0.1 * i;
+  return b;
+}
+
+TEST(LinearSolver, DenseAndSparseAgreeAndSolve) {
+  for (int n : {5, 50, 400}) {
+    const SparseMatrix a = TestMatrix(n);
+    const VecX b = TestVector(n);
+    VecX x_dense, x_sparse;
+    auto dense = MakeLinearSolver(LinearSolverKind::kDenseLU, n);
+    auto sparse = MakeLinearSolver(LinearSolverKind::kSparseLU, n);
+    ASSERT_TRUE(dense->Factor(a));
+    ASSERT_TRUE(sparse->Factor(a));
+    ASSERT_TRUE(dense->Solve(b, x_dense));
+    ASSERT_TRUE(sparse->Solve(b, x_sparse));
+    // Condition number of this diagonally dominant matrix is O(10): both solutions are
+    // accurate to a few ulps of the solution norm.
+    const double x_norm = x_dense.lpNorm<Eigen::Infinity>();
+    EXPECT_LE((x_dense - x_sparse).lpNorm<Eigen::Infinity>(), 1e-13 * x_norm) << n;
+    EXPECT_LE((a * x_dense - b).lpNorm<Eigen::Infinity>(), 1e-13 * b.lpNorm<Eigen::Infinity>());
+  }
+}
+
+TEST(LinearSolver, SparseRefactorsWithSameAndChangedPattern) {
+  const int n = 30;
+  auto sparse = MakeLinearSolver(LinearSolverKind::kSparseLU, n);
+  const VecX b = TestVector(n);
+  VecX x;
+  SparseMatrix a = TestMatrix(n);
+  ASSERT_TRUE(sparse->Factor(a));
+  a *= 2.0;  // same pattern, new values
+  ASSERT_TRUE(sparse->Factor(a));
+  ASSERT_TRUE(sparse->Solve(b, x));
+  EXPECT_LE((a * x - b).lpNorm<Eigen::Infinity>(), 1e-13);
+  a.coeffRef(0, n - 1) = 0.25;  // new entry: new pattern
+  ASSERT_TRUE(sparse->Factor(a));
+  ASSERT_TRUE(sparse->Solve(b, x));
+  EXPECT_LE((a * x - b).lpNorm<Eigen::Infinity>(), 1e-13);
+}
+
+TEST(LinearSolver, SingularAndNonFiniteMatricesFail) {
+  // Two equal rows: exactly singular. A rank-one 3x3: singular after rounding.
+  MatX equal_rows(2, 2);
+  equal_rows << 1.0, 1.0, 1.0, 1.0;
+  MatX rank_one = Eigen::Vector3d(1.0, 0.1, 3.0) * Eigen::RowVector3d(0.3, 1.0 / 3.0, 7.0);
+  for (const MatX& dense_matrix : {equal_rows, rank_one}) {
+    const SparseMatrix a = dense_matrix.sparseView();
+    const VecX b = VecX::Ones(a.rows());
+    for (auto kind : {LinearSolverKind::kDenseLU, LinearSolverKind::kSparseLU}) {
+      auto solver = MakeLinearSolver(kind, static_cast<int>(a.rows()));
+      Status status = solver->Factor(a);
+      if (status) {
+        VecX x;
+        status = solver->Solve(b, x);
+      }
+      EXPECT_FALSE(status) << dense_matrix;
+      EXPECT_NE(status.message.find("singular"), std::string::npos) << status.message;
+    }
+  }
+  SparseMatrix bad = TestMatrix(4);
+  bad.coeffRef(2, 2) = std::numeric_limits<double>::quiet_NaN();
+  for (auto kind : {LinearSolverKind::kDenseLU, LinearSolverKind::kSparseLU}) {
+    const Status status = MakeLinearSolver(kind, 4)->Factor(bad);
+    EXPECT_FALSE(status);
+    EXPECT_NE(status.message.find("non-finite"), std::string::npos) << status.message;
+  }
+}
+
+}  // namespace
+}  // namespace jointdyn::solvers

@@ -1,0 +1,535 @@
+#include "time/integrator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "solvers/linear_solver.h"
+#include "solvers/option_check.h"
+
+namespace jointdyn::time {
+namespace {
+
+using solvers::CheckOption;
+
+double MaxAbs(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>(); }
+
+// A scale kept > 0 (a system at rest without forces has zero force magnitudes; its
+// residuals are then exactly zero).
+double Positive(double scale) { return std::max(scale, std::numeric_limits<double>::min()); }
+
+// Weights of the new and the old state in the averaged equation of motion and the
+// Newmark parameters (see integrator.h).
+struct Weights {
+  double mass_new = 1.0, mass_old = 0.0;          // 1 - alpha_m, alpha_m
+  double force_new = 1.0, force_old = 0.0;        // 1 - alpha_f, alpha_f (C v, f_ext, C_q' lambda)
+  double internal_new = 1.0, internal_old = 0.0;  // f_int: as forces; energy-conserving 1, 0
+  double beta = 0.25, gamma = 0.5;
+};
+
+Weights SchemeWeights(const IntegratorOptions& options) {
+  double alpha_m = 0.0, alpha_f = 0.0;
+  double beta = options.beta, gamma = options.gamma;
+  switch (options.scheme) {
+    case Scheme::kNewmark:
+      if (options.energy_conserving) alpha_m = alpha_f = 0.5;
+      break;
+    case Scheme::kHht:  // seed 003 eq. 2.57-2.58, Hilber's sign
+      alpha_f = -options.alpha;
+      gamma = 0.5 - options.alpha;
+      beta = 0.25 * (1.0 - options.alpha) * (1.0 - options.alpha);
+      break;
+    case Scheme::kGeneralizedAlpha: {  // Chung and Hulbert (1993)
+      const double rho = options.rho_inf;
+      alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
+      alpha_f = rho / (rho + 1.0);
+      gamma = 0.5 - alpha_m + alpha_f;
+      beta = 0.25 * (1.0 - alpha_m + alpha_f) * (1.0 - alpha_m + alpha_f);
+      break;
+    }
+  }
+  Weights w;
+  w.mass_new = 1.0 - alpha_m;
+  w.mass_old = alpha_m;
+  w.force_new = 1.0 - alpha_f;
+  w.force_old = alpha_f;
+  w.internal_new = options.energy_conserving ? 1.0 : 1.0 - alpha_f;
+  w.internal_old = options.energy_conserving ? 0.0 : alpha_f;
+  w.beta = beta;
+  w.gamma = gamma;
+  return w;
+}
+
+// An accepted state and the forces at it.
+struct State {
+  double t = 0.0;
+  VecX q, v, a, lambda;
+  VecX internal;          // f_int as applied by the scheme (end-point force or discrete gradient)
+  VecX viscous;           // C v
+  VecX external;          // f_ext(t)
+  VecX constraint;        // C_q' lambda
+  double max_abs_cq = 0;  // largest |C_q| entry (for the multiplier scale)
+};
+
+// Running magnitudes of the accepted states, for the scales (see integrator.h).
+struct Magnitudes {
+  double position = 0.0;  // largest |q_i|
+  double momentum = 0.0;  // max|M_ij| times the largest |v_i|
+  double force = 0.0;     // largest |f_ext|, |C v + f_int| or |M a| entry
+
+  void Add(const State& s, const SparseMatrix& mass) {
+    position = std::max(position, MaxAbs(s.q));
+    momentum = std::max(momentum, solvers::MaxAbsEntry(mass) * MaxAbs(s.v));
+    force = std::max({force, MaxAbs(s.external), MaxAbs(VecX(s.viscous + s.internal)),
+                      MaxAbs(VecX(mass * s.a))});
+  }
+};
+
+// [[upper_left, w C_q'], [C_q, 0]]: the Jacobian of a step (unknowns [q+; beta h^2
+// lambda+]) and the matrix of the initial accelerations and multipliers.
+SparseMatrix Bordered(const SparseMatrix& upper_left, const SparseMatrix& cq, double weight) {
+  const int n = static_cast<int>(upper_left.rows());
+  const int m = static_cast<int>(cq.rows());
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(upper_left.nonZeros() + 2 * cq.nonZeros());
+  for (int k = 0; k < upper_left.outerSize(); ++k) {
+    for (SparseMatrix::InnerIterator it(upper_left, k); it; ++it) {
+      entries.emplace_back(it.row(), it.col(), it.value());
+    }
+  }
+  for (int k = 0; k < cq.outerSize(); ++k) {
+    for (SparseMatrix::InnerIterator it(cq, k); it; ++it) {
+      entries.emplace_back(n + it.row(), it.col(), it.value());
+      entries.emplace_back(it.col(), n + it.row(), weight * it.value());
+    }
+  }
+  SparseMatrix bordered(n + m, n + m);
+  bordered.setFromTriplets(entries.begin(), entries.end());
+  return bordered;
+}
+
+// The nonlinear equations of one step. Unknowns x = [q+; beta h^2 lambda+]: positions
+// rather than accelerations, because q+ = q + h v + h^2 (...) + beta h^2 a+ loses the
+// digits of q+ when h omega >> 1 (stiff modes), which would keep the increment test on
+// positions from converging. The equation of motion is multiplied by beta h^2, so the
+// Jacobian is that of the acceleration form (seed 003 eq. 2.60-2.61):
+//   [[(1 - a_m) M + (1 - a_f) (gamma h (C + D) + beta h^2 (K + (C_q' lambda)_q)),
+//     (1 - a_f) C_q'], [C_q, 0]].
+class StepModel final : public solvers::ResidualModel {
+ public:
+  StepModel(SecondOrderSystem& system, const Weights& weights, bool discrete_gradient)
+      : system_(system),
+        w_(weights),
+        discrete_gradient_(discrete_gradient),
+        n_(system.size()),
+        m_(system.constraint_count()) {}
+
+  int size() const override { return n_ + m_; }
+
+  // Prepares the step from `start` to t_next with the scales of integrator.h.
+  void Begin(const State& start, double t_next, const Magnitudes& magnitudes,
+             double position_floor) {
+    start_ = &start;
+    const double h = t_next - start.t;
+    h_ = h;
+    t_ = t_next;
+    beta_h2_ = w_.beta * h * h;
+    gamma_h_ = w_.gamma * h;
+    q_base_ = start.q + h * start.v + (0.5 - w_.beta) * h * h * start.a;
+    v_base_ = start.v + (1.0 - w_.gamma) * h * start.a;
+    external_.setZero(n_);
+    system_.ExternalForce(t_, external_);
+    fixed_ = w_.mass_old * (system_.mass() * start.a) +
+             w_.force_old * (start.viscous + start.constraint - start.external) +
+             w_.internal_old * start.internal - w_.force_new * external_;
+    force_scale_ =
+        Positive(std::max({magnitudes.force, magnitudes.momentum / h, MaxAbs(external_)}));
+    position_scale_ = std::max(position_floor, magnitudes.position);
+    cq_scale_ = start.max_abs_cq > 0.0 ? start.max_abs_cq : 1.0;
+  }
+
+  double position_scale() const { return position_scale_; }
+
+  // The starting point of Newton: the end of the step with a+ = a, lambda+ = lambda.
+  VecX Predictor() const {
+    VecX x(n_ + m_);
+    x << q_base_ + beta_h2_ * start_->a, beta_h2_ * start_->lambda;
+    return x;
+  }
+
+  Status Evaluate(const VecX& x, VecX& residual, SparseMatrix* jacobian) override {
+    q_ = x.head(n_);
+    a_ = (q_ - q_base_) / beta_h2_;
+    v_ = v_base_ + gamma_h_ * a_;
+    internal_.setZero(n_);
+    if (jacobian) {
+      stiffness_.resize(n_, n_);
+      stiffness_.setZero();
+      damping_tangent_.resize(n_, n_);
+      damping_tangent_.setZero();
+    }
+    if (Status status = system_.InternalForce(Point(), internal_, jacobian ? &stiffness_ : nullptr,
+                                              jacobian ? &damping_tangent_ : nullptr);
+        !status) {
+      return status;
+    }
+    JD_CHECK(internal_.size() == n_, "SecondOrderSystem::InternalForce: f must have size()");
+    viscous_ = system_.damping() * v_;
+    residual.resize(n_ + m_);
+    residual.head(n_) = fixed_ + w_.mass_new * (system_.mass() * a_) + w_.force_new * viscous_ +
+                        w_.internal_new * internal_;
+    if (m_ > 0) {
+      lambda_ = x.tail(m_) / beta_h2_;
+      if (Status status = EvaluateConstraints(); !status) return status;
+      residual.head(n_) += w_.force_new * constraint_;
+      residual.tail(m_) = c_;
+    }
+    residual.head(n_) *= beta_h2_;
+    if (jacobian) return Jacobian(*jacobian);
+    return Status::Ok();
+  }
+
+  VecX ResidualScale() const override {
+    VecX scale(n_ + m_);
+    scale << VecX::Constant(n_, Positive(beta_h2_ * force_scale_)),
+        VecX::Constant(m_, Positive(cq_scale_ * position_scale_));
+    return scale;
+  }
+  VecX UnknownScale() const override {
+    VecX scale(n_ + m_);
+    scale << VecX::Constant(n_, position_scale_),
+        VecX::Constant(m_, Positive(beta_h2_ * force_scale_ / cq_scale_));
+    return scale;
+  }
+
+  // The point of the last evaluation (after Newton: the converged end of the step).
+  StepPoint Point() const { return {t_, h_, &q_, &v_, &start_->q, discrete_gradient_}; }
+
+  // The end state of the step from the last evaluation (after Newton: at the solution).
+  void EndState(State& end) const {
+    end.t = t_;
+    end.q = q_;
+    end.v = v_;
+    end.a = a_;
+    end.lambda = m_ > 0 ? lambda_ : VecX();
+    end.internal = internal_;
+    end.viscous = viscous_;
+    end.external = external_;
+    end.constraint = m_ > 0 ? constraint_ : VecX::Zero(n_);
+    end.max_abs_cq = m_ > 0 ? solvers::MaxAbsEntry(cq_) : 0.0;
+  }
+
+ private:
+  Status EvaluateConstraints() {
+    c_.setZero(m_);
+    if (Status status = system_.Constraints(t_, q_, c_, &cq_); !status) return status;
+    JD_CHECK(c_.size() == m_ && cq_.rows() == m_ && cq_.cols() == n_,
+             "SecondOrderSystem::Constraints: c and C_q must have constraint_count() rows");
+    constraint_ = cq_.transpose() * lambda_;
+    return Status::Ok();
+  }
+
+  Status Jacobian(SparseMatrix& jacobian) {
+    JD_CHECK(stiffness_.rows() == n_ && stiffness_.cols() == n_ && damping_tangent_.rows() == n_ &&
+                 damping_tangent_.cols() == n_,
+             "SecondOrderSystem::InternalForce: K and D must be size() x size()");
+    SparseMatrix upper_left =
+        w_.mass_new * system_.mass() + (w_.force_new * gamma_h_) * system_.damping() +
+        (w_.internal_new * gamma_h_) * damping_tangent_ + (w_.internal_new * beta_h2_) * stiffness_;
+    if (m_ == 0) {
+      jacobian.swap(upper_left);
+      return Status::Ok();
+    }
+    constraint_tangent_.resize(n_, n_);
+    constraint_tangent_.setZero();
+    if (Status status = system_.ConstraintForceTangent(t_, q_, lambda_, constraint_tangent_);
+        !status) {
+      return status;
+    }
+    upper_left += (w_.force_new * beta_h2_) * constraint_tangent_;
+    jacobian = Bordered(upper_left, cq_, w_.force_new);
+    return Status::Ok();
+  }
+
+  SecondOrderSystem& system_;
+  const Weights w_;
+  const bool discrete_gradient_;
+  const int n_, m_;
+
+  const State* start_ = nullptr;
+  double h_ = 0.0, t_ = 0.0, beta_h2_ = 0.0, gamma_h_ = 0.0;
+  double force_scale_ = 1.0, position_scale_ = 1.0, cq_scale_ = 1.0;
+  VecX q_base_, v_base_, external_, fixed_;
+
+  // The last evaluation.
+  VecX q_, v_, a_, internal_, viscous_, lambda_, c_, constraint_;
+  SparseMatrix stiffness_, damping_tangent_, cq_, constraint_tangent_;
+};
+
+// Evaluates the initial forces, solves for consistent accelerations and multipliers, and
+// commits the initial history.
+Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options, State& s) {
+  const int n = system.size();
+  const int m = system.constraint_count();
+  s.internal.setZero(n);
+  const StepPoint point{s.t, options.dt, &s.q, &s.v, &s.q, false};
+  if (Status status = system.InternalForce(point, s.internal, nullptr, nullptr); !status) {
+    return status;
+  }
+  s.viscous = system.damping() * s.v;
+  s.external.setZero(n);
+  system.ExternalForce(s.t, s.external);
+  VecX rhs(n + m);
+  rhs.head(n) = s.external - s.viscous - s.internal;
+  SparseMatrix matrix = system.mass();
+  SparseMatrix cq;
+  if (m > 0) {
+    VecX c = VecX::Zero(m);
+    if (Status status = system.Constraints(s.t, s.q, c, &cq); !status) return status;
+    VecX q_c = VecX::Zero(m);
+    if (Status status = system.ConstraintAccelerationTerm(s.t, s.q, s.v, q_c); !status) {
+      return status;
+    }
+    rhs.tail(m) = q_c;
+    matrix = Bordered(matrix, cq, 1.0);
+  }
+  auto solver = solvers::MakeLinearSolver(options.newton.linear_solver, n + m);
+  VecX solution;
+  if (Status status = solver->Factor(matrix); !status) return status;
+  if (Status status = solver->Solve(rhs, solution); !status) return status;
+  s.a = solution.head(n);
+  s.lambda = solution.tail(m);
+  s.constraint = m > 0 ? VecX(cq.transpose() * s.lambda) : VecX::Zero(n);
+  s.max_abs_cq = m > 0 ? solvers::MaxAbsEntry(cq) : 0.0;
+  return Status::Ok();
+}
+
+// Adds the step old -> now to the energy balance (see EnergyBalance).
+void AddStepEnergy(const State& old, const State& now, const SparseMatrix& mass, double stored,
+                   bool energy_conserving, double& internal_work, EnergyBalance& e) {
+  const VecX dq = now.q - old.q;
+  e.external_work += 0.5 * dq.dot(old.external + now.external);
+  e.viscous_dissipation += 0.5 * dq.dot(old.viscous + now.viscous);
+  internal_work +=
+      energy_conserving ? dq.dot(now.internal) : 0.5 * dq.dot(old.internal + now.internal);
+  e.kinetic = 0.5 * now.v.dot(mass * now.v);
+  e.stored = stored;
+  e.law_dissipation = internal_work - (e.stored - e.initial_stored);
+  e.numerical_dissipation =
+      e.external_work - (e.kinetic - e.initial_kinetic) - e.viscous_dissipation - internal_work;
+}
+
+// Newton on the step, then post-Newton passes: while the system reports a switch above
+// the tolerance, the step is solved again (at most post_newton_max times). Adds the
+// counters to `result`.
+Status SolveStep(StepModel& model, solvers::NewtonSolver& newton, SecondOrderSystem& system,
+                 const IntegratorOptions& options, VecX& x, TransientResult& result) {
+  for (int pass = 0;; ++pass) {
+    const solvers::NewtonResult solved = newton.Solve(model, x);
+    result.newton_iterations += solved.iterations;
+    result.residual_evaluations += solved.residual_evaluations;
+    result.jacobian_evaluations += solved.jacobian_evaluations;
+    result.factorizations += solved.factorizations;
+    if (!solved.status || options.post_newton_max == 0) return solved.status;
+    const double switching_error = system.PostNewtonUpdate(model.Point());
+    if (switching_error <= options.post_newton_tolerance) return Status::Ok();
+    if (pass == options.post_newton_max) {
+      return Status::Failure("post-Newton switching error " + FormatValue(switching_error) +
+                             " N above the tolerance " +
+                             FormatValue(options.post_newton_tolerance) + " N after " +
+                             std::to_string(pass) + " re-solves");
+    }
+    ++result.post_newton_passes;
+    newton.InvalidateJacobian();  // the switch changed the tangent
+  }
+}
+
+}  // namespace
+
+Status IntegratorOptions::Validate() const {
+  const bool average_acceleration = scheme == Scheme::kNewmark && beta == 0.25 && gamma == 0.5;
+  for (const Status& status : {
+           CheckOption(beta > 0.0 && beta <= 0.5, "integrator.beta", beta, "must be in (0, 0.5]"),
+           CheckOption(gamma >= 0.5 && gamma <= 1.0, "integrator.gamma", gamma,
+                       "must be in [0.5, 1]"),
+           CheckOption(alpha >= -1.0 / 3.0 && alpha <= 0.0, "integrator.alpha", alpha,
+                       "must be in [-1/3, 0]"),
+           CheckOption(rho_inf >= 0.0 && rho_inf <= 1.0, "integrator.rho_inf", rho_inf,
+                       "must be in [0, 1]"),
+           CheckOption(!energy_conserving || average_acceleration, "integrator.energy_conserving",
+                       "true", "needs scheme newmark with beta = 0.25 and gamma = 0.5"),
+           CheckOption(std::isfinite(t_start), "integrator.t_start", t_start, "must be finite"),
+           CheckOption(t_end > t_start && std::isfinite(t_end), "integrator.t_end", t_end,
+                       "must be > t_start = " + FormatValue(t_start)),
+           CheckOption(dt > 0.0 && std::isfinite(dt), "integrator.dt", dt, "must be > 0"),
+           CheckOption(dt_min > 0.0 && dt_min <= dt, "integrator.dt_min", dt_min,
+                       "must be in (0, dt = " + FormatValue(dt) + "]"),
+           CheckOption(dt_max >= dt && std::isfinite(dt_max), "integrator.dt_max", dt_max,
+                       "must be >= dt = " + FormatValue(dt)),
+           CheckOption(error_tolerance > 0.0 && std::isfinite(error_tolerance),
+                       "integrator.error_tolerance", error_tolerance, "must be > 0"),
+           CheckOption(!adaptive || scheme != Scheme::kNewmark || beta != 1.0 / 6.0,
+                       "integrator.beta", beta,
+                       "adaptive steps need beta != 1/6 (the error estimate is proportional "
+                       "to beta - 1/6)"),
+           CheckOption(position_scale > 0.0 && std::isfinite(position_scale),
+                       "integrator.position_scale", position_scale, "must be > 0"),
+           CheckOption(max_step_cuts >= 0, "integrator.max_step_cuts", max_step_cuts,
+                       "must be >= 0"),
+           CheckOption(post_newton_tolerance >= 0.0 && std::isfinite(post_newton_tolerance),
+                       "integrator.post_newton_tolerance", post_newton_tolerance, "must be >= 0"),
+           CheckOption(post_newton_max >= 0, "integrator.post_newton_max", post_newton_max,
+                       "must be >= 0"),
+           CheckOption(output_interval >= 0.0 && std::isfinite(output_interval),
+                       "integrator.output_interval", output_interval, "must be >= 0"),
+           newton.Validate(),
+       }) {
+    if (!status) return status;
+  }
+  return Status::Ok();
+}
+
+TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& options,
+                          const VecX& q0, const VecX& v0,
+                          const std::function<void(const StepRecord&)>& observer) {
+  const std::clock_t clock_start = std::clock();
+  TransientResult result;
+  result.t_reached = options.t_start;
+  auto finish = [&]() {
+    result.cpu_seconds = static_cast<double>(std::clock() - clock_start) / CLOCKS_PER_SEC;
+    return result;
+  };
+  if (Status status = options.Validate(); !status) {
+    result.status = status;
+    return finish();
+  }
+  const int n = system.size();
+  JD_CHECK(n > 0 && q0.size() == n && v0.size() == n,
+           "Integrate: q0 and v0 must have system.size() > 0 entries");
+  JD_CHECK(system.mass().rows() == n && system.mass().cols() == n && system.damping().rows() == n &&
+               system.damping().cols() == n,
+           "Integrate: mass() and damping() must be size() x size()");
+
+  State state;
+  state.t = options.t_start;
+  state.q = q0;
+  state.v = v0;
+  if (Status status = InitialState(system, options, state); !status) {
+    result.status =
+        Status::Failure("initial state at t = " + FormatValue(state.t) + " s: " + status.message);
+    return finish();
+  }
+  EnergyBalance& energy = result.energy;
+  energy.initial_kinetic = energy.kinetic = 0.5 * state.v.dot(system.mass() * state.v);
+  energy.initial_stored = energy.stored = system.StoredEnergy();
+  system.Commit();
+  double internal_work = 0.0;
+
+  double t_observed = -std::numeric_limits<double>::infinity();
+  auto observe = [&]() {
+    if (!observer || state.t == t_observed) return;
+    t_observed = state.t;
+    observer(StepRecord{state.t, &state.q, &state.v, &state.a, &state.lambda, &energy});
+  };
+  observe();
+
+  Magnitudes magnitudes;
+  magnitudes.Add(state, system.mass());
+
+  const Weights weights = SchemeWeights(options);
+  StepModel model(system, weights, options.energy_conserving);
+  solvers::NewtonSolver newton(options.newton);
+  const double error_factor = std::abs(weights.beta - 1.0 / 6.0);
+  const double t_end = options.t_end;
+  // Fixed steps: the next grid point t_start + k dt after t (t within 1e-9 dt of a grid
+  // point counts as on it).
+  auto next_grid = [&](double t) {
+    const double k = std::floor((t - options.t_start) / options.dt + 1e-9) + 1.0;
+    const double grid = options.t_start + k * options.dt;
+    return t_end - grid < 1e-9 * options.dt ? t_end : grid;
+  };
+
+  State end;
+  VecX x;
+  double h = options.dt;  // the next step to try
+  double h_step = 0.0;    // the step being tried (the last one: Newton's kept Jacobian is for it)
+  int cuts = 0;
+  while (state.t < t_end) {
+    // Step length and end time (landing exactly on grid points and on t_end).
+    double t_next;
+    bool to_grid = false;
+    if (options.adaptive) {
+      h = std::clamp(h, options.dt_min, options.dt_max);
+      const double remaining = t_end - state.t;
+      if (remaining <= 1.1 * h) {
+        h = remaining;
+      } else if (remaining < 2.0 * h) {  // two similar steps rather than a long and a short
+        h = std::max(0.5 * remaining, options.dt_min);
+      }
+      t_next = h == remaining ? t_end : state.t + h;
+    } else {
+      const double grid = next_grid(state.t);
+      to_grid = h >= (grid - state.t) * (1.0 - 1e-9);
+      t_next = to_grid ? grid : state.t + h;
+    }
+    // The Jacobian depends on h: a kept factorization is invalid when h changes.
+    if (std::abs(t_next - state.t - h_step) > 1e-9 * h_step) newton.InvalidateJacobian();
+    h_step = t_next - state.t;
+
+    model.Begin(state, t_next, magnitudes, options.position_scale);
+    x = model.Predictor();
+    const Status status = SolveStep(model, newton, system, options, x, result);
+    if (!status) {
+      ++result.rejected_steps;
+      system.Rollback();
+      ++cuts;
+      if (cuts > options.max_step_cuts || 0.5 * h_step < options.dt_min) {
+        result.status = Status::Failure("integration stopped at t = " + FormatValue(state.t) +
+                                        " s, step " + std::to_string(result.accepted_steps + 1) +
+                                        ": dt = " + FormatValue(h_step) + " s after " +
+                                        std::to_string(cuts - 1) + " cuts: " + status.message);
+        break;
+      }
+      h = 0.5 * h_step;
+      continue;
+    }
+    model.EndState(end);
+
+    // Local error (adaptive steps): reject and shrink, or accept and adapt h.
+    double growth = 1.0;
+    if (options.adaptive) {
+      const double error = error_factor * h_step * h_step * MaxAbs(VecX(end.a - state.a)) /
+                           (options.error_tolerance * model.position_scale());
+      growth = error > 0.0 ? std::clamp(0.9 * std::cbrt(1.0 / error), 0.2, 2.0) : 2.0;
+      if (error > 1.0 && h_step > options.dt_min) {
+        ++result.rejected_steps;
+        system.Rollback();
+        h = std::max(options.dt_min, h_step * growth);
+        continue;
+      }
+    }
+
+    AddStepEnergy(state, end, system.mass(), system.StoredEnergy(), options.energy_conserving,
+                  internal_work, energy);
+    system.Commit();
+    std::swap(state, end);
+    ++result.accepted_steps;
+    result.t_reached = state.t;
+    cuts = 0;
+    magnitudes.Add(state, system.mass());
+    if (options.adaptive) {
+      h = h_step * growth;
+    } else if (to_grid) {
+      h = options.dt;  // back on the grid: the nominal step again
+    }
+    if (state.t - t_observed >= options.output_interval * (1.0 - 1e-9)) observe();
+  }
+  observe();
+  return finish();
+}
+
+}  // namespace jointdyn::time

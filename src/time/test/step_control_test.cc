@@ -1,0 +1,327 @@
+// Step cuts and retries, commit on accepted steps only, post-Newton re-solves, observer
+// throttling and option validation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "time/integrator.h"
+#include "time/test/test_systems.h"
+
+namespace jointdyn::time {
+namespace {
+
+using testing::LinearSystem;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A unit oscillator with period 1 s.
+LinearSystem Oscillator() {
+  return LinearSystem(MatX::Ones(1, 1), MatX::Constant(1, 1, 0.1),
+                      MatX::Constant(1, 1, 4.0 * kPi * kPi));
+}
+
+IntegratorOptions FixedSteps(double dt) {
+  IntegratorOptions options;
+  options.scheme = Scheme::kNewmark;
+  options.dt = dt;
+  return options;
+}
+
+TEST(StepControl, StepsTooLongForTheSystemAreCutAndRetried) {
+  // The system fails (as a law's local Newton would) on increments longer than 10 ms
+  // (the initial evaluation at t = 0 is no increment).
+  LinearSystem system = Oscillator();
+  system.fail = [](const StepPoint& point) {
+    if (point.t > 0.0 && point.dt > 0.01 * (1.0 + 1e-9)) {
+      return Status::Failure("increment " + FormatValue(point.dt) + " s too long");
+    }
+    return Status::Ok();
+  };
+  std::vector<double> times;
+  const TransientResult cut = Integrate(system, FixedSteps(0.04), VecX::Ones(1), VecX::Zero(1),
+                                        [&](const StepRecord& r) { times.push_back(r.t); });
+  ASSERT_TRUE(cut.status) << cut.status.message;
+  // Every 40 ms grid interval: 40 ms and 20 ms fail, then four 10 ms steps to the grid
+  // point, where the nominal step is tried again.
+  EXPECT_EQ(cut.accepted_steps, 100);
+  EXPECT_EQ(cut.rejected_steps, 2 * 25);
+  EXPECT_EQ(cut.t_reached, 1.0);
+  EXPECT_EQ(system.commits, cut.accepted_steps + 1);  // history: initial state + accepted
+  ASSERT_EQ(times.size(), 101u);
+  EXPECT_NEAR(times[4], 0.04, 1e-15);
+
+  // The same 10 ms steps without failures: the same end state.
+  LinearSystem reference_system = Oscillator();
+  VecX q_cut, q_reference;
+  Integrate(system, FixedSteps(0.04), VecX::Ones(1), VecX::Zero(1),
+            [&](const StepRecord& r) { q_cut = *r.q; });
+  const TransientResult reference =
+      Integrate(reference_system, FixedSteps(0.01), VecX::Ones(1), VecX::Zero(1),
+                [&](const StepRecord& r) { q_reference = *r.q; });
+  ASSERT_TRUE(reference.status);
+  EXPECT_NEAR(q_cut(0), q_reference(0), 1e-12);
+}
+
+TEST(StepControl, FailureAfterMaxCutsNamesTimeStepAndCause) {
+  LinearSystem system = Oscillator();
+  system.fail = [](const StepPoint& point) {
+    if (point.t > 0.5 + 1e-9) return Status::Failure("law update diverged");
+    return Status::Ok();
+  };
+  IntegratorOptions options = FixedSteps(0.01);
+  options.max_step_cuts = 3;
+  double last_observed = -1.0;
+  const TransientResult result = Integrate(system, options, VecX::Ones(1), VecX::Zero(1),
+                                           [&](const StepRecord& r) { last_observed = r.t; });
+  ASSERT_FALSE(result.status);
+  std::printf("failure message: %s\n", result.status.message.c_str());
+  EXPECT_NE(result.status.message.find("t = 0.5 s, step 51"), std::string::npos);
+  EXPECT_NE(result.status.message.find("after 3 cuts"), std::string::npos);
+  EXPECT_NE(result.status.message.find("Newton iteration 0: residual evaluation failed: law "
+                                       "update diverged"),
+            std::string::npos);
+  EXPECT_EQ(result.accepted_steps, 50);
+  EXPECT_EQ(result.rejected_steps, 4);
+  EXPECT_NEAR(result.t_reached, 0.5, 1e-12);
+  EXPECT_NEAR(last_observed, 0.5, 1e-12);  // the last accepted state was observed
+}
+
+TEST(StepControl, ObserverIsThrottledByTheOutputInterval) {
+  LinearSystem system = Oscillator();
+  IntegratorOptions options = FixedSteps(0.001);
+  options.output_interval = 0.1;
+  std::vector<double> times;
+  const TransientResult result = Integrate(system, options, VecX::Ones(1), VecX::Zero(1),
+                                           [&](const StepRecord& r) { times.push_back(r.t); });
+  ASSERT_TRUE(result.status);
+  ASSERT_EQ(times.size(), 11u);  // t = 0, 0.1, ..., 1
+  for (std::size_t i = 0; i < times.size(); ++i) EXPECT_NEAR(times[i], 0.1 * i, 1e-12);
+}
+
+// Reports a switch (error 1 N) at the first post-Newton pass after t = 0.3 s only.
+class SwitchOnce final : public LinearSystem {
+ public:
+  SwitchOnce() : LinearSystem(Oscillator()) {}
+  int post_newton_calls = 0;
+  double PostNewtonUpdate(const StepPoint& point) override {
+    ++post_newton_calls;
+    if (point.t > 0.3 && !switched_) {
+      switched_ = true;
+      return 1.0;
+    }
+    return 0.0;
+  }
+
+ private:
+  bool switched_ = false;
+};
+
+TEST(StepControl, PostNewtonSwitchResolvesTheStep) {
+  SwitchOnce system;
+  LinearSystem plain = Oscillator();
+  VecX q_switch, q_plain;
+  const IntegratorOptions options = FixedSteps(0.01);
+  const TransientResult switched = Integrate(system, options, VecX::Ones(1), VecX::Zero(1),
+                                             [&](const StepRecord& r) { q_switch = *r.q; });
+  const TransientResult reference = Integrate(plain, options, VecX::Ones(1), VecX::Zero(1),
+                                              [&](const StepRecord& r) { q_plain = *r.q; });
+  ASSERT_TRUE(switched.status) << switched.status.message;
+  EXPECT_EQ(switched.post_newton_passes, 1);
+  EXPECT_EQ(reference.post_newton_passes, 0);
+  // One call per step plus one after the re-solve.
+  EXPECT_EQ(system.post_newton_calls, switched.accepted_steps + 1);
+  // The re-solve costs Newton iterations (a new Jacobian after the switch).
+  EXPECT_GT(switched.newton_iterations, reference.newton_iterations);
+  EXPECT_GT(switched.factorizations, reference.factorizations);
+  EXPECT_NEAR(q_switch(0), q_plain(0), 1e-12);  // nothing actually changed
+}
+
+// Never settles: the step is cut until the cuts run out.
+class AlwaysSwitching final : public LinearSystem {
+ public:
+  AlwaysSwitching() : LinearSystem(Oscillator()) {}
+  int rollbacks = 0;
+  double PostNewtonUpdate(const StepPoint&) override { return 0.5; }
+  void Rollback() override { ++rollbacks; }
+};
+
+TEST(StepControl, PostNewtonFailsAfterTheMaximumPasses) {
+  AlwaysSwitching system;
+  IntegratorOptions options = FixedSteps(0.01);
+  options.post_newton_max = 3;
+  options.max_step_cuts = 2;
+  const TransientResult result = Integrate(system, options, VecX::Ones(1), VecX::Zero(1));
+  ASSERT_FALSE(result.status);
+  std::printf("failure message: %s\n", result.status.message.c_str());
+  EXPECT_NE(result.status.message.find("post-Newton switching error 0.5 N"), std::string::npos);
+  EXPECT_NE(result.status.message.find("after 3 re-solves"), std::string::npos);
+  EXPECT_EQ(result.post_newton_passes, 3 * 3);  // 3 re-solves in each of the 3 attempts
+  EXPECT_EQ(result.rejected_steps, 3);
+  EXPECT_EQ(system.rollbacks, 3);
+  EXPECT_EQ(result.accepted_steps, 0);
+}
+
+// A spring with a kink at q = q_kink: stiffness k1 below and k2 above. The branch is a
+// switching variable frozen during Newton (as for stick/slip in seed 002) and updated by
+// PostNewtonUpdate, whose error is the force jump between the branches (eq. 29 analog).
+class KinkedSpring final : public SecondOrderSystem {
+ public:
+  KinkedSpring(double k1, double k2, double q_kink) : k1_(k1), k2_(k2), q_kink_(q_kink) {
+    m_ = MatX::Ones(1, 1).sparseView();
+    c_.resize(1, 1);
+  }
+  int size() const override { return 1; }
+  const SparseMatrix& mass() const override { return m_; }
+  const SparseMatrix& damping() const override { return c_; }
+  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
+                       SparseMatrix*) override {
+    q_ = (*point.q)(0);
+    f(0) = Force(q_, upper_);
+    if (stiffness) stiffness->coeffRef(0, 0) = upper_ ? k2_ : k1_;
+    return Status::Ok();
+  }
+  void ExternalForce(double, VecX&) const override {}
+  double PostNewtonUpdate(const StepPoint& point) override {
+    const double q = (*point.q)(0);
+    const bool upper = q > q_kink_;
+    if (upper == upper_) return 0.0;
+    const double error = std::abs(Force(q, upper) - Force(q, upper_));
+    upper_ = upper;
+    return error;
+  }
+  void Commit() override { committed_upper_ = upper_; }
+  void Rollback() override { upper_ = committed_upper_; }
+  double StoredEnergy() const override { return 0.0; }
+
+  // The committed branch agrees with the committed position.
+  bool Consistent(double q) const { return committed_upper_ == (q > q_kink_); }
+
+ private:
+  double Force(double q, bool upper) const {
+    return upper ? k1_ * q_kink_ + k2_ * (q - q_kink_) : k1_ * q;
+  }
+  double k1_, k2_, q_kink_;
+  SparseMatrix m_, c_;
+  double q_ = 0.0;
+  bool upper_ = false, committed_upper_ = false;
+};
+
+TEST(StepControl, PostNewtonKeepsTheSwitchingStateConsistent) {
+  for (int post_newton_max : {10, 0}) {
+    KinkedSpring system(100.0, 400.0, 0.5);
+    IntegratorOptions options = FixedSteps(0.005);
+    options.post_newton_max = post_newton_max;
+    int inconsistent = 0;
+    const TransientResult result =
+        Integrate(system, options, VecX::Zero(1), VecX::Ones(1) * 10.0, [&](const StepRecord& r) {
+          if (r.t > 0.0 && !system.Consistent((*r.q)(0))) ++inconsistent;
+        });
+    ASSERT_TRUE(result.status) << result.status.message;
+    std::printf(
+        "kinked spring, post_newton_max %d: %d re-solves, %d steps with an "
+        "inconsistent branch\n",
+        post_newton_max, result.post_newton_passes, inconsistent);
+    if (post_newton_max > 0) {
+      EXPECT_EQ(inconsistent, 0);
+      EXPECT_GE(result.post_newton_passes, 2);  // enters and leaves the upper branch
+    } else {
+      EXPECT_GT(inconsistent, 0);  // the control: without the passes the branch lags
+      EXPECT_EQ(result.post_newton_passes, 0);
+    }
+  }
+}
+
+TEST(StepControl, JacobianReuseAcrossSteps) {
+  // Modified Newton keeps the factorization across steps of the same length: one
+  // factorization for a whole linear run, and fewer on a nonlinear one, same results.
+  IntegratorOptions full = FixedSteps(0.002);
+  IntegratorOptions reuse = full;
+  reuse.newton.reuse_contraction = 0.5;
+  {
+    LinearSystem a = Oscillator(), b = Oscillator();
+    VecX q_full, q_reuse;
+    const TransientResult r_full = Integrate(a, full, VecX::Ones(1), VecX::Zero(1),
+                                             [&](const StepRecord& r) { q_full = *r.q; });
+    const TransientResult r_reuse = Integrate(b, reuse, VecX::Ones(1), VecX::Zero(1),
+                                              [&](const StepRecord& r) { q_reuse = *r.q; });
+    ASSERT_TRUE(r_full.status);
+    ASSERT_TRUE(r_reuse.status);
+    std::printf("linear, 500 steps: full Newton %d factorizations, modified %d\n",
+                r_full.factorizations, r_reuse.factorizations);
+    EXPECT_EQ(r_full.factorizations, r_full.accepted_steps);
+    EXPECT_EQ(r_reuse.factorizations, 1);
+    EXPECT_NEAR(q_full(0), q_reuse(0), 1e-10);
+  }
+  {
+    const Eigen::Vector3d q0(0.05, -0.03, 0.08);
+    testing::QuarticChain a(3, 100.0, 1e5), b(3, 100.0, 1e5);
+    VecX q_full, q_reuse;
+    const TransientResult r_full =
+        Integrate(a, full, q0, VecX::Zero(3), [&](const StepRecord& r) { q_full = *r.q; });
+    const TransientResult r_reuse =
+        Integrate(b, reuse, q0, VecX::Zero(3), [&](const StepRecord& r) { q_reuse = *r.q; });
+    ASSERT_TRUE(r_full.status);
+    ASSERT_TRUE(r_reuse.status) << r_reuse.status.message;
+    std::printf(
+        "quartic chain, 500 steps: full Newton %d iterations, %d factorizations; "
+        "modified %d iterations, %d factorizations\n",
+        r_full.newton_iterations, r_full.factorizations, r_reuse.newton_iterations,
+        r_reuse.factorizations);
+    EXPECT_LT(r_reuse.factorizations, r_full.factorizations / 2);
+    // Both converged to the Newton tolerances (increments 1e-10 of the 0.08 m scale per
+    // step, accumulated over 500 steps).
+    EXPECT_LE((q_full - q_reuse).lpNorm<Eigen::Infinity>(), 1e-8);
+  }
+}
+
+TEST(StepControl, RestWithoutForcesStaysAtRest) {
+  // All force magnitudes are zero: the scales fall back to their floors and the residuals
+  // are exactly zero.
+  LinearSystem system = Oscillator();
+  VecX q_end;
+  const TransientResult result = Integrate(system, FixedSteps(0.1), VecX::Zero(1), VecX::Zero(1),
+                                           [&](const StepRecord& r) { q_end = *r.q; });
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_EQ(q_end(0), 0.0);
+  EXPECT_EQ(result.newton_iterations, result.accepted_steps);
+}
+
+TEST(StepControl, OptionsValidate) {
+  EXPECT_TRUE(IntegratorOptions{}.Validate());
+  IntegratorOptions options;
+  options.alpha = -0.5;
+  EXPECT_EQ(options.Validate().message, "integrator.alpha = -0.5: must be in [-1/3, 0]");
+  options = {};
+  options.rho_inf = 1.5;
+  EXPECT_EQ(options.Validate().message, "integrator.rho_inf = 1.5: must be in [0, 1]");
+  options = {};
+  options.dt = 0.0;
+  EXPECT_EQ(options.Validate().message, "integrator.dt = 0: must be > 0");
+  options = {};
+  options.t_end = -1.0;
+  EXPECT_EQ(options.Validate().message, "integrator.t_end = -1: must be > t_start = 0");
+  options = {};
+  options.dt_max = 1e-4;
+  EXPECT_EQ(options.Validate().message, "integrator.dt_max = 0.0001: must be >= dt = 0.001");
+  options = {};
+  options.energy_conserving = true;  // with the default scheme kHht
+  EXPECT_EQ(options.Validate().message,
+            "integrator.energy_conserving = true: needs scheme newmark with beta = 0.25 and gamma "
+            "= 0.5");
+  options = {};
+  options.newton.max_iterations = 0;
+  EXPECT_EQ(options.Validate().message, "newton.max_iterations = 0: must be >= 1");
+  // Integrate reports invalid options as a failed status without running.
+  LinearSystem system = Oscillator();
+  options = {};
+  options.alpha = 0.1;
+  const TransientResult result = Integrate(system, options, VecX::Ones(1), VecX::Zero(1));
+  EXPECT_FALSE(result.status);
+  EXPECT_EQ(result.status.message, "integrator.alpha = 0.1: must be in [-1/3, 0]");
+  EXPECT_EQ(system.commits, 0);
+}
+
+}  // namespace
+}  // namespace jointdyn::time
