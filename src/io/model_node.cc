@@ -233,6 +233,12 @@ std::vector<ModelNode> ModelNode::Maps(const std::string& key) const {
   return maps;
 }
 
+std::vector<ModelNode> ModelNode::OptionalMaps(const std::string& key) const {
+  read_->insert(key);
+  if (!Has(key)) return {};
+  return Maps(key);
+}
+
 void ModelNode::Finish() const {
   for (const auto& entry : node_) {
     const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";

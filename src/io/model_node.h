@@ -74,6 +74,8 @@ class ModelNode {
   // A non-empty list of mappings (e.g. elements), each read strictly like Map(); their key
   // paths are "key[i]".
   std::vector<ModelNode> Maps(const std::string& key) const;
+  // Maps(), or no mappings when `key` is absent.
+  std::vector<ModelNode> OptionalMaps(const std::string& key) const;
 
   // Throws for keys of this mapping that were never read.
   void Finish() const;

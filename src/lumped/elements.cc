@@ -35,8 +35,10 @@ Status CheckNormal(const laws::NormalLaw& law, const NormalResponse& r, double g
       std::isfinite(r.d_pressure_d_gap_rate) && std::isfinite(r.stored_energy))
     return Status::Ok();
   return Status::Failure("normal law '" + std::string(law.type()) +
-                         "' gave a non-finite pressure " + FormatValue(r.pressure) + " at gap " +
-                         FormatValue(gap) + " m");
+                         "' gave a non-finite response at gap " + FormatValue(gap) + " m (p = " +
+                         FormatValue(r.pressure) + ", dp/dg = " + FormatValue(r.d_pressure_d_gap) +
+                         ", dp/dg_dot = " + FormatValue(r.d_pressure_d_gap_rate) +
+                         ", energy = " + FormatValue(r.stored_energy) + ")");
 }
 
 class FrictionKernel final : public ElementKernel {

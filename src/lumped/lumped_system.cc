@@ -117,7 +117,7 @@ LumpedSystem::LumpedSystem(LumpedModel model) : model_(std::move(model)) {
   }
   committed_q_ = initial_positions();
   q_all_ = v_all_ = q_n_all_ = VecX::Zero(n_all);
-  trial_reaction_ = committed_reaction_ = VecX::Zero(prescribed_.size());
+  trial_reaction_ = committed_reaction_ = committed_u_ = VecX::Zero(prescribed_.size());
 }
 
 VecX LumpedSystem::initial_positions() const {
@@ -167,8 +167,6 @@ void LumpedSystem::StartIncrement(const time::StepPoint& point) {
     switching_t_ = point.t;
     switching_dt_ = point.dt;
   }
-  trial_t_ = point.t;
-  trial_dt_ = point.dt;
   AllDofs(point.t, *point.q, *point.v, q_all_, v_all_);
   // Committed positions: the unknowns of the last Commit(), the motions at t - dt.
   q_n_all_ = q_all_;
@@ -264,18 +262,23 @@ double LumpedSystem::PostNewtonUpdate(const time::StepPoint& point) {
 
 void LumpedSystem::Commit() {
   committed_ = trial_;
-  switching_ = committed_;
-  switching_dt_ = -1.0;  // the next evaluation starts a new increment
+  Rollback();
   for (int i = 0; i < size(); ++i) committed_q_(i) = q_all_(free_[i]);
   committed_output_ = trial_output_;
-  if (!committed_once_) committed_reaction_ = trial_reaction_;
   for (size_t i = 0; i < prescribed_.size(); ++i) {
-    const TimeFunction& motion = *model_.dofs[prescribed_[i]].motion;
-    const double du = motion.Value(trial_t_) - motion.Value(trial_t_ - trial_dt_);
-    prescribed_work_ += 0.5 * (committed_reaction_(i) + trial_reaction_(i)) * du;
+    const double u = q_all_(prescribed_[i]);
+    if (committed_once_)
+      prescribed_work_ +=
+          0.5 * (committed_reaction_(i) + trial_reaction_(i)) * (u - committed_u_(i));
+    committed_u_(i) = u;
   }
   committed_reaction_ = trial_reaction_;
   committed_once_ = true;
+}
+
+void LumpedSystem::Rollback() {
+  switching_ = committed_;
+  switching_dt_ = -1.0;  // the next evaluation starts a new increment
 }
 
 void LumpedSystem::ExternalForce(double t, VecX& f) const {
@@ -283,12 +286,12 @@ void LumpedSystem::ExternalForce(double t, VecX& f) const {
   for (const Load& load : model_.loads) f(unknown_[load.dof]) += load.force.Value(t);
 }
 
-std::vector<ElementInfo> LumpedSystem::elements() const {
+std::vector<ElementInfo> Elements(const LumpedModel& model) {
   std::vector<ElementInfo> info;
-  for (const Spring& s : model_.springs) info.push_back({s.name, ElementKind::kSpring});
-  for (const Damper& d : model_.dampers) info.push_back({d.name, ElementKind::kDamper});
-  for (const FrictionElement& e : model_.friction) info.push_back({e.name, ElementKind::kFriction});
-  for (const ContactElement& e : model_.contacts) info.push_back({e.name, ElementKind::kContact});
+  for (const Spring& s : model.springs) info.push_back({s.name, ElementKind::kSpring});
+  for (const Damper& d : model.dampers) info.push_back({d.name, ElementKind::kDamper});
+  for (const FrictionElement& e : model.friction) info.push_back({e.name, ElementKind::kFriction});
+  for (const ContactElement& e : model.contacts) info.push_back({e.name, ElementKind::kContact});
   return info;
 }
 

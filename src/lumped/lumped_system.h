@@ -20,9 +20,10 @@
 // History and post-Newton switching: InternalForce() evaluates the laws from the
 // switching copy of the committed history and writes the trial history; PostNewtonUpdate()
 // updates the switching copy (bristle laws) and returns the largest switching error [N];
-// Commit() accepts the trial. The switching copy is reset to the committed history when
-// InternalForce() is called at a new increment (t or dt changed), so a rejected step (a
-// cut: another dt) restarts from the committed history.
+// Commit() accepts the trial. The switching copy is reset to the committed history by
+// Rollback() (a rejected step attempt) and when InternalForce() is called at a new
+// increment (t or dt changed: a cut step restarts from the committed history even when
+// the integrator does not call Rollback()).
 //
 // Energy-conserving variant (StepPoint::discrete_gradient): springs return
 // K (q + q_n) / 2 and normal-law elements the discrete gradient of their stored energy,
@@ -85,6 +86,10 @@ struct ElementInfo {
   ElementKind kind;
 };
 
+// The elements of `model` in the order of LumpedSystem::ElementForces(): springs,
+// dampers, friction elements, contact elements.
+std::vector<ElementInfo> Elements(const LumpedModel& model);
+
 // Output of one element: springs k (q_a - q_b), dampers c (v_a - v_b), friction elements
 // their tangential force tau and normal force p, contact elements their normal force p
 // (in both fields) [N].
@@ -108,6 +113,8 @@ class LumpedSystem final : public time::SecondOrderSystem {
   void ExternalForce(double t, VecX& f) const override;
   void Commit() override;
   double PostNewtonUpdate(const time::StepPoint& point) override;
+  // A rejected step attempt: the switching variables return to the committed history.
+  void Rollback();
   double StoredEnergy() const override { return trial_energy_; }
 
   const LumpedModel& model() const { return model_; }
@@ -117,12 +124,11 @@ class LumpedSystem final : public time::SecondOrderSystem {
   VecX initial_velocities() const;  // of the unknowns [m/s]
   // Positions and velocities of all model DOFs at time t from those of the unknowns.
   void AllDofs(double t, const VecX& q, const VecX& v, VecX& q_all, VecX& v_all) const;
-  // Work done on the system by the prescribed motions up to the last Commit() [J]
-  // (trapezoidal rule per step; the first step uses its end-point force).
+  // Work done on the system by the prescribed motions from the first to the last Commit()
+  // [J] (trapezoidal rule between committed states; the integrator commits its initial
+  // evaluation, so this starts at the initial state).
   double prescribed_work() const { return prescribed_work_; }
 
-  // Springs, dampers, friction elements, contact elements, in this order.
-  std::vector<ElementInfo> elements() const;
   // Element forces at an accepted state (t, q, v): springs and dampers from it, law
   // elements their values at the last Commit() (zero before it).
   std::vector<ElementForce> ElementForces(double t, const VecX& q, const VecX& v) const;
@@ -147,10 +153,10 @@ class LumpedSystem final : public time::SecondOrderSystem {
   // The last evaluation (trial) and the last accepted state (committed).
   VecX q_all_, v_all_, q_n_all_;  // all model DOFs at the trial point, committed positions
   VecX committed_q_;              // unknowns at the last Commit() (initially q0)
-  double trial_t_ = 0.0, trial_dt_ = 0.0;
   double trial_energy_ = 0.0;
   std::vector<ElementForce> trial_output_, committed_output_;  // per kernel
   VecX trial_reaction_, committed_reaction_;  // internal force at the prescribed DOFs [N]
+  VecX committed_u_;                          // prescribed positions at the last Commit()
   bool committed_once_ = false;
   double prescribed_work_ = 0.0;
 };

@@ -162,7 +162,8 @@ struct Evaluation {
 
 Evaluation Evaluate(LumpedSystem& system, double t, double dt, const VecX& q, const VecX& v,
                     bool discrete_gradient = false) {
-  time::StepPoint point{t, dt, &q, &v, discrete_gradient};
+  const time::StepPoint point{
+      .t = t, .dt = dt, .q = &q, .v = &v, .discrete_gradient = discrete_gradient};
   Evaluation e;
   time::SparseMatrix k, d;
   const Status status = system.InternalForce(point, e.f, &k, &d);
@@ -331,7 +332,7 @@ TEST(PostNewton, BristleSwitchesOutsideNewtonAndRollsBack) {
   const auto x = [](double value) { return VecX::Constant(1, value); };
   const auto pass = [&](double t, double dt, double q) {
     const VecX position = x(q);
-    return system.PostNewtonUpdate({t, dt, &position, &v});
+    return system.PostNewtonUpdate({.t = t, .dt = dt, .q = &position, .v = &v});
   };
   // Undefined state: no traction (mu_v = 0); the post-Newton step anchors the stick spring.
   EXPECT_EQ(Evaluate(system, 1e-3, 1e-3, x(2e-6), v).f(0), 0.0);
@@ -344,7 +345,12 @@ TEST(PostNewton, BristleSwitchesOutsideNewtonAndRollsBack) {
   EXPECT_NEAR(pass(2e-3, 1e-3, 2e-5), 0.8, 1e-12);
   EXPECT_DOUBLE_EQ(Evaluate(system, 2e-3, 1e-3, x(2e-5), v).f(0), 1.0);
   EXPECT_EQ(pass(2e-3, 1e-3, 2e-5), 0.0);
-  // A cut step (dt halved) starts again from the committed (stick) history.
+  // A rejected attempt starts again from the committed (stick) history: after Rollback(),
+  // or when a cut step (dt halved) is evaluated.
+  system.Rollback();
+  EXPECT_NEAR(Evaluate(system, 2e-3, 1e-3, x(2e-5), v).f(0), 1.8, 1e-12);
+  EXPECT_NEAR(pass(2e-3, 1e-3, 2e-5), 0.8, 1e-12);
+  EXPECT_DOUBLE_EQ(Evaluate(system, 2e-3, 1e-3, x(2e-5), v).f(0), 1.0);
   EXPECT_NEAR(Evaluate(system, 1.5e-3, 5e-4, x(2e-5), v).f(0), 1.8, 1e-12);
 }
 
@@ -364,24 +370,22 @@ TEST(Commit, TrialsDoNotTouchTheCommittedHistory) {
 }
 
 TEST(PrescribedMotion, ItsWorkIsAccumulatedByTheTrapezoidalRule) {
-  // A spring k from a free DOF held at 0 to u(t) = r t: the force at u is k u, so the work
-  // is k u^2 / 2, except that the first step uses its end-point force (k u_1^2).
+  // A spring k from a free DOF held at 0 to u(t) = r t: the force at u is k u, so the
+  // trapezoidal rule gives the exact work k u^2 / 2; a damper adds c r over the distance u.
   LumpedModel m;
   m.dofs = {{"x", 1.0}, {"u", 0.0}};
   m.dofs[1].motion = TimeFunction::Ramp(0.0, 0.1);
   m.springs = {{"k", 0, 1, 20.0}};
-  m.dampers = {{"c", 0, 1, 3.0}};  // and a damper: force c r at u
+  m.dampers = {{"c", 0, 1, 3.0}};
   LumpedSystem system(m);
   const VecX q = VecX::Zero(1), v = VecX::Zero(1);
   const double dt = 0.01;
-  for (int step = 1; step <= 10; ++step) {
+  for (int step = 0; step <= 10; ++step) {  // the initial state, then ten steps
     Evaluate(system, step * dt, dt, q, v);
     system.Commit();
   }
-  const double u1 = 0.1 * dt, u10 = 0.1 * 10 * dt;
-  // Damper: force c r at u over the distance u10 (constant, so every rule is exact).
-  const double expected = 20.0 * (u10 * u10 + u1 * u1) / 2 + 3.0 * 0.1 * u10;
-  EXPECT_NEAR(system.prescribed_work(), expected, 1e-15);
+  const double u = 0.1 * 10 * dt;
+  EXPECT_NEAR(system.prescribed_work(), 20.0 * u * u / 2 + 3.0 * 0.1 * u, 1e-15);
 }
 
 TEST(LumpedSystem, MatricesLoadsAndOutputs) {
@@ -409,7 +413,7 @@ TEST(LumpedSystem, MatricesLoadsAndOutputs) {
   const VecX q = (VecX(4) << 1.0, 2.0, 3.0, 4.0).finished(), v = VecX::Ones(4);
   const double u = model.dofs[kU].motion->Value(t), u_dot = model.dofs[kU].motion->Rate(t);
   const auto forces = system.ElementForces(t, q, v);
-  const auto info = system.elements();
+  const auto info = Elements(system.model());
   ASSERT_EQ(forces.size(), 6u);
   EXPECT_EQ(info[2].name, "k2u");
   EXPECT_DOUBLE_EQ(forces[2].force, 5.0 * (2.0 - u));
@@ -428,7 +432,8 @@ TEST(LumpedSystem, ALawFailureNamesTheElement) {
   LumpedSystem system(m);
   VecX f;
   const VecX q = VecX::Constant(1, -1.0), v = VecX::Zero(1);  // exp(1e6): overflow
-  const Status status = system.InternalForce({0.5, 1e-3, &q, &v}, f, nullptr, nullptr);
+  const Status status =
+      system.InternalForce({.t = 0.5, .dt = 1e-3, .q = &q, .v = &v}, f, nullptr, nullptr);
   EXPECT_FALSE(status.ok);
   EXPECT_EQ(status.message.rfind("element 'stop': normal law 'exponential' gave a non-finite", 0),
             0u)
