@@ -27,7 +27,6 @@ class DofTable {
 
   int size() const { return int(names_.size()); }
   const std::string& name(int i) const { return names_[i]; }
-  const std::vector<std::string>& names() const { return names_; }
 
   // The DOF named by node[key]; "ground" gives kGround when `ground_ok`.
   int Read(const ModelNode& node, const std::string& key, bool ground_ok) const {
@@ -192,7 +191,7 @@ void AddElement(const ElementBody& body, const std::string& name, int a, int b,
 class ElementNames {
  public:
   std::string Read(const ModelNode& node, const std::string& fallback) {
-    const std::string name = node.String("name", fallback);
+    std::string name = node.String("name", fallback);
     const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
     });
@@ -251,13 +250,25 @@ void ReadChain(const ModelNode& chain, DofTable& dofs, ElementNames& names,
   chain.Finish();
 }
 
+// The model-file names of the integration schemes.
+const std::vector<std::pair<std::string, time::Scheme>>& Schemes() {
+  static const std::vector<std::pair<std::string, time::Scheme>> schemes = {
+      {"newmark", time::Scheme::kNewmark},
+      {"hht", time::Scheme::kHht},
+      {"generalized_alpha", time::Scheme::kGeneralizedAlpha}};
+  return schemes;
+}
+
+std::string SchemeName(time::Scheme scheme) {
+  for (const auto& [name, value] : Schemes())
+    if (value == scheme) return name;
+  return "";
+}
+
 time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
   using time::Scheme;
   time::IntegratorOptions o;
-  if (node.Has("scheme"))
-    o.scheme = node.Enum<Scheme>("scheme", {{"newmark", Scheme::kNewmark},
-                                            {"hht", Scheme::kHht},
-                                            {"generalized_alpha", Scheme::kGeneralizedAlpha}});
+  if (node.Has("scheme")) o.scheme = node.Enum<Scheme>("scheme", Schemes());
   const std::vector<std::pair<std::string, Scheme>> scheme_keys = {
       {"beta", Scheme::kNewmark},
       {"gamma", Scheme::kNewmark},
@@ -266,12 +277,7 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
       {"rho_inf", Scheme::kGeneralizedAlpha}};
   for (const auto& [key, scheme] : scheme_keys)
     if (node.Has(key) && scheme != o.scheme)
-      node.FailValue(key, "",
-                     std::string("applies to scheme ") +
-                         (scheme == Scheme::kNewmark ? "newmark"
-                          : scheme == Scheme::kHht   ? "hht"
-                                                     : "generalized_alpha") +
-                         " only");
+      node.FailValue(key, "", "applies to scheme " + SchemeName(scheme) + " only");
   o.beta = node.Double("beta", o.beta,
                        {[](double x) { return x > 0.0 && x <= 0.5; }, "must be in (0, 0.5]"});
   o.gamma = node.Double("gamma", o.gamma, InRange(0.5, 1.0));
@@ -309,7 +315,7 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
     newton->Finish();
   }
   if (const auto pn = node.OptionalMap("post_newton")) {
-    o.post_newton_tolerance = pn->Double("tolerance", o.post_newton_tolerance, Positive());
+    o.post_newton_tolerance = pn->Double("tolerance", o.post_newton_tolerance, NonNegative());
     o.post_newton_max = pn->Int("max_passes", o.post_newton_max, AtLeast(0));
     pn->Finish();
   }
@@ -325,7 +331,7 @@ std::string Label(const std::vector<std::string>& columns) {
     if (column.starts_with("f_") || column.starts_with("p_")) return "force [N]";
     return "energy [J]";
   };
-  const std::string first = kind(columns.front());
+  std::string first = kind(columns.front());
   for (const auto& c : columns)
     if (kind(c) != first) return "value";
   return first;
@@ -600,18 +606,6 @@ nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_wor
           {"numerical_dissipation_relative", scale > 0.0 ? e.numerical_dissipation / scale : 0.0}};
 }
 
-std::string SchemeName(time::Scheme scheme) {
-  switch (scheme) {
-    case time::Scheme::kNewmark:
-      return "newmark";
-    case time::Scheme::kHht:
-      return "hht";
-    case time::Scheme::kGeneralizedAlpha:
-      return "generalized_alpha";
-  }
-  return "";
-}
-
 }  // namespace
 
 RunOutcome RunTransientModel(const ModelNode& root, const std::filesystem::path& out_dir) {
@@ -685,7 +679,7 @@ RunOutcome RunTransientModel(const ModelNode& root, const std::filesystem::path&
   summary["energy"] = EnergySummary(result.energy, system.prescribed_work());
   summary["wall_time_s"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const RunOutcome outcome{result.status.ok, result.status.message, out_dir / "summary.json"};
+  RunOutcome outcome{result.status.ok, result.status.message, out_dir / "summary.json"};
   WriteJson(outcome.summary, summary);
   return outcome;
 }

@@ -128,8 +128,9 @@ class ContactKernel final : public ElementKernel {
     JD_CHECK(law_ != nullptr, "contact element '" + name() + "' needs a normal law");
   }
 
-  Status Evaluate(const KernelPoint& point, const EndState& ends, std::span<const double> base,
-                  std::span<double> trial, KernelResponse& out) const override {
+  // No history: `base` and `trial` are empty.
+  Status Evaluate(const KernelPoint& point, const EndState& ends, std::span<const double> /*base*/,
+                  std::span<double> /*trial*/, KernelResponse& out) const override {
     const double gap = gap0_ + ends.q(0) - ends.q(1);
     const double gap_rate = ends.v(0) - ends.v(1);
     const NormalResponse r = law_->Evaluate(gap, gap_rate);

@@ -87,7 +87,7 @@ struct KernelResponse {
   EndMatrix K;                 // df/dq [N/m]
   EndMatrix D;                 // df/dv [N s/m]
   double stored_energy = 0.0;  // [J]
-  double force = 0.0;          // output: tangential force tau (friction elements) [N]
+  double force = 0.0;          // output: tau (friction), p (contact elements) [N]
   double normal_force = 0.0;   // output: normal force p [N]
 };
 

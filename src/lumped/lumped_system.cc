@@ -103,7 +103,7 @@ LumpedSystem::LumpedSystem(LumpedModel model) : model_(std::move(model)) {
     offset += kernel->state_size();
   }
   committed_.resize(offset);
-  for (size_t k = 0; k < kernels_.size(); ++k)
+  for (int k = 0; k < int(kernels_.size()); ++k)
     kernels_[k]->InitState(
         std::span<double>(committed_).subspan(offset_[k], kernels_[k]->state_size()));
   trial_ = switching_ = committed_;
@@ -117,7 +117,7 @@ LumpedSystem::LumpedSystem(LumpedModel model) : model_(std::move(model)) {
   }
   committed_q_ = initial_positions();
   q_all_ = v_all_ = q_n_all_ = VecX::Zero(n_all);
-  trial_reaction_ = committed_reaction_ = committed_u_ = VecX::Zero(prescribed_.size());
+  trial_reaction_ = committed_reaction_ = committed_u_ = VecX::Zero(int(prescribed_.size()));
 }
 
 VecX LumpedSystem::initial_positions() const {
@@ -134,8 +134,8 @@ VecX LumpedSystem::initial_velocities() const {
 
 void LumpedSystem::AllDofs(double t, const VecX& q, const VecX& v, VecX& q_all, VecX& v_all) const {
   JD_CHECK(q.size() == size() && v.size() == size(), "state size differs from the unknowns");
-  q_all.resize(model_.dofs.size());
-  v_all.resize(model_.dofs.size());
+  q_all.resize(int(model_.dofs.size()));
+  v_all.resize(int(model_.dofs.size()));
   for (int i = 0; i < size(); ++i) {
     q_all(free_[i]) = q(i);
     v_all(free_[i]) = v(i);
@@ -198,7 +198,7 @@ Status LumpedSystem::InternalForce(const time::StepPoint& point, VecX& f,
   const KernelPoint kernel_point{point.t, point.dt, point.discrete_gradient};
   EndState ends;
   KernelResponse response;
-  for (size_t k = 0; k < kernels_.size(); ++k) {
+  for (int k = 0; k < int(kernels_.size()); ++k) {
     const ElementKernel& kernel = *kernels_[k];
     Gather(kernel, ends);
     const int size_k = kernel.state_size();
@@ -209,12 +209,12 @@ Status LumpedSystem::InternalForce(const time::StepPoint& point, VecX& f,
       return Status::Failure("element '" + kernel.name() + "': " + status.message +
                              " at t = " + FormatValue(point.t) + " s");
     const auto& dofs = kernel.ends();
-    for (size_t i = 0; i < dofs.size(); ++i) {
+    for (int i = 0; i < int(dofs.size()); ++i) {
       if (dofs[i] == kGround) continue;
       f_all(dofs[i]) += response.f(i);
       const int row = unknown_[dofs[i]];
       if (row < 0) continue;
-      for (size_t j = 0; j < dofs.size(); ++j) {
+      for (int j = 0; j < int(dofs.size()); ++j) {
         const int col = dofs[j] == kGround ? -1 : unknown_[dofs[j]];
         if (col < 0) continue;
         if (response.K(i, j) != 0.0) k_triplets.emplace_back(row, col, response.K(i, j));
@@ -227,7 +227,7 @@ Status LumpedSystem::InternalForce(const time::StepPoint& point, VecX& f,
 
   f.resize(n);
   for (int i = 0; i < n; ++i) f(i) = f_all(free_[i]);
-  for (size_t i = 0; i < prescribed_.size(); ++i)
+  for (int i = 0; i < int(prescribed_.size()); ++i)
     trial_reaction_(i) = f_all(prescribed_[i]) + damper_free(prescribed_[i]);
   if (!f.allFinite() || !std::isfinite(trial_energy_))
     return Status::Failure("non-finite internal force at t = " + FormatValue(point.t) + " s");
@@ -247,7 +247,7 @@ double LumpedSystem::PostNewtonUpdate(const time::StepPoint& point) {
   const KernelPoint kernel_point{point.t, point.dt, point.discrete_gradient};
   EndState ends;
   double error = 0.0;
-  for (size_t k = 0; k < kernels_.size(); ++k) {
+  for (int k = 0; k < int(kernels_.size()); ++k) {
     const ElementKernel& kernel = *kernels_[k];
     const int size_k = kernel.state_size();
     if (size_k == 0) continue;
@@ -262,10 +262,10 @@ double LumpedSystem::PostNewtonUpdate(const time::StepPoint& point) {
 
 void LumpedSystem::Commit() {
   committed_ = trial_;
-  Rollback();
+  Rollback();  // the switching copy restarts from the new committed history
   for (int i = 0; i < size(); ++i) committed_q_(i) = q_all_(free_[i]);
   committed_output_ = trial_output_;
-  for (size_t i = 0; i < prescribed_.size(); ++i) {
+  for (int i = 0; i < int(prescribed_.size()); ++i) {
     const double u = q_all_(prescribed_[i]);
     if (committed_once_)
       prescribed_work_ +=

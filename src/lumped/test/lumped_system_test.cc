@@ -48,13 +48,13 @@ FrictionElement Friction(int a, int b, std::shared_ptr<const laws::TangentialLaw
   return {"friction", a, b, std::move(law), std::move(normal)};
 }
 
-NormalSource Pressure(TimeFunction p) {
+NormalSource Pressure(const TimeFunction& p) {
   NormalSource n;
   n.pressure = p;
   return n;
 }
 
-NormalSource GapFunction(std::shared_ptr<const laws::NormalLaw> law, TimeFunction gap) {
+NormalSource GapFunction(std::shared_ptr<const laws::NormalLaw> law, const TimeFunction& gap) {
   NormalSource n;
   n.kind = NormalSource::Kind::kGapFunction;
   n.law = std::move(law);
