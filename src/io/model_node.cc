@@ -61,6 +61,14 @@ ModelNode ModelNode::LoadFile(const std::string& path) {
 
 bool ModelNode::Has(const std::string& key) const { return bool(node_[key]); }
 
+ModelNode::Kind ModelNode::KindOf(const std::string& key) const {
+  const YAML::Node value = node_[key];
+  if (!value) return Kind::kMissing;
+  if (value.IsMap()) return Kind::kMap;
+  if (value.IsSequence()) return Kind::kList;
+  return Kind::kScalar;
+}
+
 std::string ModelNode::KeyPath(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
@@ -161,6 +169,19 @@ std::vector<double> ModelNode::Doubles(const std::string& key, const Rule& rule)
   return numbers;
 }
 
+std::vector<std::string> ModelNode::Strings(const std::string& key) const {
+  const YAML::Node value = Value(key);
+  if (!value.IsSequence() || value.size() == 0)
+    FailValue(key, value.IsScalar() ? value.Scalar() : "", "must be a non-empty list of names");
+  std::vector<std::string> strings;
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (!value[i].IsScalar())
+      FailValue(key + "[" + std::to_string(i) + "]", "(not a scalar)", "must be a name");
+    strings.push_back(value[i].Scalar());
+  }
+  return strings;
+}
+
 std::vector<std::vector<double>> ModelNode::Rows(const std::string& key, int min_columns,
                                                  int max_columns) const {
   const YAML::Node value = Value(key);
@@ -194,6 +215,28 @@ std::optional<ModelNode> ModelNode::OptionalMap(const std::string& key) const {
   read_->insert(key);
   if (!Has(key)) return std::nullopt;
   return Map(key);
+}
+
+std::vector<ModelNode> ModelNode::Maps(const std::string& key) const {
+  const YAML::Node value = Value(key);
+  if (!value.IsSequence() || value.size() == 0)
+    FailValue(key, value.IsScalar() ? value.Scalar() : "", "must be a non-empty list of mappings");
+  std::vector<ModelNode> maps;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string item = key + "[" + std::to_string(i) + "]";
+    if (!value[i].IsMap())
+      throw InputError(KeyPath(item), value[i].IsScalar() ? value[i].Scalar() : "",
+                       "must be a mapping")
+          .Located(*file_, value[i].Mark().line + 1, "");
+    maps.push_back(ModelNode(value[i], file_, KeyPath(item)));
+  }
+  return maps;
+}
+
+std::vector<ModelNode> ModelNode::OptionalMaps(const std::string& key) const {
+  read_->insert(key);
+  if (!Has(key)) return {};
+  return Maps(key);
 }
 
 void ModelNode::Finish() const {

@@ -41,6 +41,10 @@ class ModelNode {
   static ModelNode LoadString(const std::string& text, const std::string& file);
 
   bool Has(const std::string& key) const;
+  // What `key` holds, for values that may take several forms (a number or a mapping, a
+  // count or a list of names).
+  enum class Kind { kMissing, kScalar, kList, kMap };
+  Kind KindOf(const std::string& key) const;
 
   double Double(const std::string& key, const Rule& rule = Any()) const;
   double Double(const std::string& key, double fallback, const Rule& rule = Any()) const;
@@ -50,6 +54,8 @@ class ModelNode {
   std::string String(const std::string& key) const;
   std::string String(const std::string& key, const std::string& fallback) const;
   std::vector<double> Doubles(const std::string& key, const Rule& rule = Any()) const;
+  // A non-empty list of strings (e.g. names).
+  std::vector<std::string> Strings(const std::string& key) const;
   // A list of lists of numbers (table rows), each row with `min_columns`..`max_columns`.
   std::vector<std::vector<double>> Rows(const std::string& key, int min_columns,
                                         int max_columns) const;
@@ -65,6 +71,11 @@ class ModelNode {
 
   ModelNode Map(const std::string& key) const;
   std::optional<ModelNode> OptionalMap(const std::string& key) const;
+  // A non-empty list of mappings (e.g. elements), each read strictly like Map(); their key
+  // paths are "key[i]".
+  std::vector<ModelNode> Maps(const std::string& key) const;
+  // Maps(), or no mappings when `key` is absent.
+  std::vector<ModelNode> OptionalMaps(const std::string& key) const;
 
   // Throws for keys of this mapping that were never read.
   void Finish() const;

@@ -2,15 +2,19 @@
 
 #include "io/hysteresis_model.h"
 #include "io/model_node.h"
+#include "io/transient_model.h"
 
 namespace jointdyn::io {
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
   const ModelNode root = ModelNode::LoadFile(model.string());
-  enum class Analysis { kHysteresis };
-  switch (root.Enum<Analysis>("analysis", {{"hysteresis", Analysis::kHysteresis}})) {
+  enum class Analysis { kHysteresis, kTransient };
+  switch (root.Enum<Analysis>(
+      "analysis", {{"hysteresis", Analysis::kHysteresis}, {"transient", Analysis::kTransient}})) {
     case Analysis::kHysteresis:
       return RunHysteresisModel(root, out_dir);
+    case Analysis::kTransient:
+      return RunTransientModel(root, out_dir);
   }
   return {};
 }

@@ -1,0 +1,687 @@
+#include "io/transient_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "core/progress.h"
+#include "io/law_registry.h"
+#include "io/results.h"
+#include "io/svg_plot.h"
+
+namespace jointdyn::io {
+namespace {
+
+using lumped::ElementKind;
+using lumped::kGround;
+using lumped::TimeFunction;
+using Kind = ModelNode::Kind;
+
+// The DOF names of a model and the references to them in the file.
+class DofTable {
+ public:
+  explicit DofTable(std::vector<std::string> names) : names_(std::move(names)) {}
+
+  int size() const { return int(names_.size()); }
+  const std::string& name(int i) const { return names_[i]; }
+
+  // The DOF named by node[key]; "ground" gives kGround when `ground_ok`.
+  int Read(const ModelNode& node, const std::string& key, bool ground_ok) const {
+    const std::string name = node.String(key);
+    if (ground_ok && name == "ground") return kGround;
+    const auto it = std::find(names_.begin(), names_.end(), name);
+    if (it == names_.end())
+      node.FailValue(key, name,
+                     "must name a DOF (" + Listing() + ")" + (ground_ok ? " or ground" : ""));
+    return int(it - names_.begin());
+  }
+  // An element's second end: a DOF or ground (the default).
+  int ReadEnd(const ModelNode& node, const std::string& key) const {
+    return node.Has(key) ? Read(node, key, true) : kGround;
+  }
+  // `all` or a list of DOF names; `all` sets *all.
+  std::vector<int> ReadList(const ModelNode& node, const std::string& key, bool* all) const {
+    *all = node.KindOf(key) == Kind::kScalar;
+    if (*all) {
+      const std::string value = node.String(key);
+      if (value != "all") node.FailValue(key, value, "must be all or a list of DOF names");
+      std::vector<int> every(names_.size());
+      for (int i = 0; i < size(); ++i) every[i] = i;
+      return every;
+    }
+    std::vector<int> indices;
+    const std::vector<std::string> list = node.Strings(key);
+    for (size_t i = 0; i < list.size(); ++i) {
+      const auto it = std::find(names_.begin(), names_.end(), list[i]);
+      if (it == names_.end())
+        node.FailValue(key + "[" + std::to_string(i) + "]", list[i],
+                       "must name a DOF (" + Listing() + ")");
+      indices.push_back(int(it - names_.begin()));
+    }
+    return indices;
+  }
+
+ private:
+  std::string Listing() const {
+    if (names_.size() <= 8) {
+      std::string text;
+      for (const auto& n : names_) text += (text.empty() ? "" : ", ") + n;
+      return text;
+    }
+    return names_[0] + ", " + names_[1] + ", ..., " + names_.back();
+  }
+
+  std::vector<std::string> names_;
+};
+
+TimeFunction ReadTimeFunction(const ModelNode& node) {
+  using TK = TimeFunction::Kind;
+  const TK kind = node.Enum<TK>("type", {{"constant", TK::kConstant},
+                                         {"ramp", TK::kRamp},
+                                         {"sinusoid", TK::kSinusoid},
+                                         {"force0", TK::kSmoothStep0},
+                                         {"force1", TK::kSmoothStep1},
+                                         {"table", TK::kTable}});
+  switch (kind) {
+    case TK::kConstant:
+      return TimeFunction::Constant(node.Double("value"));
+    case TK::kRamp:
+      return TimeFunction::Ramp(node.Double("value", 0.0), node.Double("rate"));
+    case TK::kSinusoid:
+      return TimeFunction::Sinusoid(node.Double("amplitude"), node.Double("frequency", Positive()),
+                                    node.Double("phase_deg", 0.0) * M_PI / 180.0,
+                                    node.Double("mean", 0.0));
+    case TK::kSmoothStep0:
+      return TimeFunction::SmoothStep0(node.Double("f0"), node.Double("period", Positive()));
+    case TK::kSmoothStep1:
+      return TimeFunction::SmoothStep1(node.Double("f0"), node.Double("period", Positive()));
+    case TK::kTable: {
+      // The values are checked as they are read; the table checks its rows.
+      std::vector<double> times, values;
+      for (const auto& row : node.Rows("points", 2, 2)) {
+        times.push_back(row[0]);
+        values.push_back(row[1]);
+      }
+      try {
+        return TimeFunction::Table(std::move(times), std::move(values));
+      } catch (const InputError& error) {
+        node.Rethrow(error);
+      }
+    }
+  }
+  return {};
+}
+
+// A number (a constant, checked by `rule`) or a time-function mapping.
+TimeFunction ReadNumberOrFunction(const ModelNode& node, const std::string& key, const Rule& rule) {
+  if (node.KindOf(key) != Kind::kMap) return TimeFunction::Constant(node.Double(key, rule));
+  const ModelNode function = node.Map(key);
+  TimeFunction f = ReadTimeFunction(function);
+  function.Finish();
+  return f;
+}
+
+// The body of an interface-law element (law and normal), without its ends: a friction
+// element when `law:` is given, else a normal law alone (a contact element).
+struct ElementBody {
+  std::shared_ptr<const laws::TangentialLaw> law;  // null: contact element
+  lumped::NormalSource normal;
+  std::shared_ptr<const laws::NormalLaw> contact_law;
+  double gap0 = 0.0;
+};
+
+ElementBody ReadElementBody(const ModelNode& node, const DofTable& dofs, bool allow_dof_pair) {
+  ElementBody body;
+  if (node.Has("law")) {
+    const ModelNode law = node.Map("law");
+    body.law = ReadTangentialLaw(law);
+    if (body.law->dim() != 1)
+      law.FailValue("dim", std::to_string(body.law->dim()), "lumped elements are 1D: use dim: 1");
+  }
+  const ModelNode normal = node.Map("normal");
+  if (!body.law) {  // a normal law alone between the element's ends
+    body.contact_law = ReadNormalLaw(normal.Map("law"));
+    body.gap0 = normal.Double("gap0", 0.0);
+    normal.Finish();
+    return body;
+  }
+  auto& source = body.normal;
+  if (normal.Has("pressure") == normal.Has("law"))
+    normal.FailValue(normal.Has("law") ? "law" : "pressure", "",
+                     "give either pressure (the normal force) or law (a normal law with a "
+                     "prescribed gap or a normal DOF pair)");
+  if (normal.Has("pressure")) {
+    source.pressure = ReadNumberOrFunction(normal, "pressure", NonNegative());
+  } else {
+    source.law = ReadNormalLaw(normal.Map("law"));
+    if (normal.Has("gap") == normal.Has("a"))
+      normal.FailValue(normal.Has("a") ? "a" : "gap", "",
+                       "give either gap (prescribed) or a and b (the normal DOF pair)");
+    if (normal.Has("gap")) {
+      source.kind = lumped::NormalSource::Kind::kGapFunction;
+      source.gap = ReadNumberOrFunction(normal, "gap", Any());
+    } else {
+      if (!allow_dof_pair)
+        normal.FailValue("a", normal.String("a"),
+                         "chain ground elements take a pressure or a prescribed gap");
+      source.kind = lumped::NormalSource::Kind::kGapDofs;
+      source.a = dofs.Read(normal, "a", true);
+      source.b = dofs.ReadEnd(normal, "b");
+      if (source.a == source.b)
+        normal.FailValue("b", normal.String("b", "ground"), "must differ from normal.a");
+      source.gap0 = normal.Double("gap0", 0.0);
+    }
+  }
+  normal.Finish();
+  return body;
+}
+
+void AddElement(const ElementBody& body, const std::string& name, int a, int b,
+                lumped::LumpedModel& model) {
+  if (body.law)
+    model.friction.push_back({name, a, b, body.law, body.normal});
+  else
+    model.contacts.push_back({name, a, b, body.gap0, body.contact_law});
+}
+
+// Element names are CSV column names: unique, and without separators.
+class ElementNames {
+ public:
+  std::string Read(const ModelNode& node, const std::string& fallback) {
+    std::string name = node.String("name", fallback);
+    const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    });
+    if (!plain) node.FailValue("name", name, "must be letters, digits, _ - or .");
+    if (!names_.insert(name).second) node.FailValue("name", name, "is used by another element");
+    return name;
+  }
+  // A generated name (chain elements), so that no listed element takes it.
+  const std::string& Claim(const std::string& name) { return *names_.insert(name).first; }
+
+ private:
+  std::set<std::string> names_;
+};
+
+// Reads the two ends of a list element; they must differ.
+std::pair<int, int> ReadEnds(const ModelNode& node, const DofTable& dofs) {
+  const int a = dofs.Read(node, "a", false);
+  const int b = dofs.ReadEnd(node, "b");
+  if (a == b) node.FailValue("b", dofs.name(a), "must differ from a");
+  return {a, b};
+}
+
+// `chain`: count masses in a row with springs (and dampers) between neighbours, optional
+// wall springs at the ends, and one `ground` element per mass. DOFs are named 1..count.
+void ReadChain(const ModelNode& chain, DofTable& dofs, ElementNames& names,
+               lumped::LumpedModel& model) {
+  const int count = chain.Int("count", AtLeast(1));
+  const double mass = chain.Double("mass", Positive());
+  const double k = chain.Double("spring", NonNegative());
+  const double c = chain.Double("damper", 0.0, NonNegative());
+  enum class Ends { kFree, kLeft, kBoth };
+  const Ends ends =
+      chain.Has("ends")
+          ? chain.Enum<Ends>("ends",
+                             {{"free", Ends::kFree}, {"left", Ends::kLeft}, {"both", Ends::kBoth}})
+          : Ends::kFree;
+  std::vector<std::string> dof_names;
+  for (int i = 1; i <= count; ++i) {
+    dof_names.push_back(std::to_string(i));
+    model.dofs.push_back({std::to_string(i), mass});
+  }
+  dofs = DofTable(dof_names);
+  const auto link = [&](const std::string& name, int a, int b) {
+    if (k > 0.0) model.springs.push_back({names.Claim("chain_spring" + name), a, b, k});
+    if (c > 0.0) model.dampers.push_back({names.Claim("chain_damper" + name), a, b, c});
+  };
+  if (ends != Ends::kFree) link("_left", 0, kGround);
+  for (int i = 1; i < count; ++i) link(std::to_string(i), i - 1, i);
+  if (ends == Ends::kBoth) link("_right", count - 1, kGround);
+  if (const auto ground = chain.OptionalMap("ground")) {
+    const ElementBody body = ReadElementBody(*ground, dofs, false);
+    ground->Finish();
+    for (int i = 0; i < count; ++i)
+      AddElement(body, names.Claim("chain_ground" + std::to_string(i + 1)), i, kGround, model);
+  }
+  chain.Finish();
+}
+
+// The model-file names of the integration schemes.
+const std::vector<std::pair<std::string, time::Scheme>>& Schemes() {
+  static const std::vector<std::pair<std::string, time::Scheme>> schemes = {
+      {"newmark", time::Scheme::kNewmark},
+      {"hht", time::Scheme::kHht},
+      {"generalized_alpha", time::Scheme::kGeneralizedAlpha}};
+  return schemes;
+}
+
+std::string SchemeName(time::Scheme scheme) {
+  for (const auto& [name, value] : Schemes())
+    if (value == scheme) return name;
+  return "";
+}
+
+time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
+  using time::Scheme;
+  time::IntegratorOptions o;
+  if (node.Has("scheme")) o.scheme = node.Enum<Scheme>("scheme", Schemes());
+  const std::vector<std::pair<std::string, Scheme>> scheme_keys = {
+      {"beta", Scheme::kNewmark},
+      {"gamma", Scheme::kNewmark},
+      {"energy_conserving", Scheme::kNewmark},
+      {"alpha", Scheme::kHht},
+      {"rho_inf", Scheme::kGeneralizedAlpha}};
+  for (const auto& [key, scheme] : scheme_keys)
+    if (node.Has(key) && scheme != o.scheme)
+      node.FailValue(key, "", "applies to scheme " + SchemeName(scheme) + " only");
+  o.beta = node.Double("beta", o.beta,
+                       {[](double x) { return x > 0.0 && x <= 0.5; }, "must be in (0, 0.5]"});
+  o.gamma = node.Double("gamma", o.gamma, InRange(0.5, 1.0));
+  o.energy_conserving = node.Bool("energy_conserving", o.energy_conserving);
+  o.alpha = node.Double("alpha", o.alpha, InRange(-1.0 / 3.0, 0.0));
+  o.rho_inf = node.Double("rho_inf", o.rho_inf, InRange(0.0, 1.0));
+
+  o.t_start = node.Double("t_start", 0.0);
+  o.t_end = node.Double("t_end");
+  if (!(o.t_end > o.t_start))
+    node.FailValue("t_end", FormatValue(o.t_end), "must be > t_start = " + FormatValue(o.t_start));
+  o.dt = node.Double("dt", Positive());
+  o.adaptive = node.Bool("adaptive", false);
+  o.dt_min = node.Double("dt_min", std::min(o.dt_min, o.dt), Positive());
+  o.dt_max = node.Double("dt_max", std::max(o.dt_max, o.dt), Positive());
+  o.error_tolerance = node.Double("error_tolerance", o.error_tolerance, Positive());
+  o.max_step_cuts = node.Int("max_step_cuts", o.max_step_cuts, AtLeast(0));
+
+  if (const auto newton = node.OptionalMap("newton")) {
+    auto& n = o.newton;
+    n.residual_tolerance = newton->Double("residual_tolerance", n.residual_tolerance, Positive());
+    n.increment_tolerance =
+        newton->Double("increment_tolerance", n.increment_tolerance, Positive());
+    n.max_iterations = newton->Int("max_iterations", n.max_iterations, AtLeast(1));
+    n.line_search = newton->Bool("line_search", n.line_search);
+    n.max_backtracks = newton->Int("max_backtracks", n.max_backtracks, AtLeast(0));
+    n.reuse_contraction =
+        newton->Double("reuse_contraction", n.reuse_contraction,
+                       {[](double x) { return x >= 0.0 && x < 1.0; }, "must be in [0, 1)"});
+    if (newton->Has("linear_solver"))
+      n.linear_solver = newton->Enum<solvers::LinearSolverKind>(
+          "linear_solver", {{"auto", solvers::LinearSolverKind::kAuto},
+                            {"dense_lu", solvers::LinearSolverKind::kDenseLU},
+                            {"sparse_lu", solvers::LinearSolverKind::kSparseLU}});
+    newton->Finish();
+  }
+  if (const auto pn = node.OptionalMap("post_newton")) {
+    o.post_newton_tolerance = pn->Double("tolerance", o.post_newton_tolerance, NonNegative());
+    o.post_newton_max = pn->Int("max_passes", o.post_newton_max, AtLeast(0));
+    pn->Finish();
+  }
+  node.Finish();
+  return o;
+}
+
+// An axis label for `columns` from their kind (q_, v_, f_ or p_, energies).
+std::string Label(const std::vector<std::string>& columns) {
+  const auto kind = [](const std::string& column) -> std::string {
+    if (column.starts_with("q_")) return "displacement [m]";
+    if (column.starts_with("v_")) return "velocity [m/s]";
+    if (column.starts_with("f_") || column.starts_with("p_")) return "force [N]";
+    return "energy [J]";
+  };
+  std::string first = kind(columns.front());
+  for (const auto& c : columns)
+    if (kind(c) != first) return "value";
+  return first;
+}
+
+void ReadOutput(const ModelNode* node, const DofTable& dofs, const std::string& title,
+                TransientModel& model) {
+  auto& out = model.output;
+  const auto elements = lumped::Elements(model.lumped);
+  if (node && node->Has("dofs")) {
+    bool all = false;
+    out.dofs = dofs.ReadList(*node, "dofs", &all);
+  } else {
+    for (int i = 0; i < dofs.size(); ++i) out.dofs.push_back(i);
+  }
+  if (node && node->KindOf("elements") == Kind::kList) {
+    for (const std::string& name : node->Strings("elements")) {
+      const auto it = std::find_if(elements.begin(), elements.end(),
+                                   [&](const auto& e) { return e.name == name; });
+      if (it == elements.end()) node->FailValue("elements", name, "is not the name of an element");
+      out.elements.push_back(int(it - elements.begin()));
+    }
+  } else {
+    const std::string choice = node ? node->String("elements", "all") : "all";
+    if (choice != "all" && choice != "none")
+      node->FailValue("elements", choice, "must be all, none or a list of element names");
+    if (choice == "all")
+      for (int i = 0; i < int(elements.size()); ++i) out.elements.push_back(i);
+  }
+  if (node) {
+    model.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
+    out.energy = node->Bool("energy", false);
+  }
+  const std::vector<std::string> columns = TransientColumns(model);
+  std::set<std::string> files;
+  if (node && node->Has("plots")) {
+    const auto plots = node->OptionalMaps("plots");
+    for (size_t i = 0; i < plots.size(); ++i) {
+      TransientPlot plot;
+      plot.columns = plots[i].Strings("columns");
+      for (const auto& c : plot.columns)
+        if (c == "time" || std::find(columns.begin(), columns.end(), c) == columns.end())
+          plots[i].FailValue("columns", c,
+                             "is not a column of transient.csv (see output.dofs, output.elements)");
+      plot.file =
+          plots[i].String("file", i == 0 ? "transient" : "transient_" + std::to_string(i + 1));
+      if (plot.file.empty() || plot.file.find_first_of("/\\.") != std::string::npos)
+        plots[i].FailValue("file", plot.file, "must be a file name without directory or extension");
+      if (!files.insert(plot.file).second)
+        plots[i].FailValue("file", plot.file, "is used by another plot");
+      plot.x_column = plots[i].String("x", "time");
+      if (std::find(columns.begin(), columns.end(), plot.x_column) == columns.end())
+        plots[i].FailValue("x", plot.x_column, "is not a column of transient.csv");
+      plot.title = plots[i].String("title", title);
+      plot.x_label = plots[i].String(
+          "x_label", plot.x_column == "time" ? "time t [s]" : Label({plot.x_column}));
+      plot.y_label = plots[i].String("y_label", Label(plot.columns));
+      plots[i].Finish();
+      out.plots.push_back(std::move(plot));
+    }
+  } else {  // the displacements of the first output DOFs
+    TransientPlot plot{"transient", title, "time t [s]", "displacement [m]"};
+    for (size_t i = 0; i < out.dofs.size() && i < 8; ++i)
+      plot.columns.push_back("q_" + dofs.name(out.dofs[i]));
+    if (!plot.columns.empty()) out.plots.push_back(std::move(plot));
+  }
+  if (node) node->Finish();
+}
+
+}  // namespace
+
+TransientModel ReadTransientModel(const ModelNode& root) {
+  TransientModel model;
+  auto& lm = model.lumped;
+  model.title = root.String("title", "");
+  ElementNames names;
+
+  // DOFs: names (or a count) with masses, or a chain.
+  DofTable dofs({});
+  if (root.Has("chain") == root.Has("dofs"))
+    root.FailValue(root.Has("chain") ? "chain" : "dofs", "",
+                   "give either dofs (with masses) or chain");
+  if (root.Has("chain")) {
+    ReadChain(root.Map("chain"), dofs, names, lm);
+  } else {
+    std::vector<std::string> list;
+    if (root.KindOf("dofs") == Kind::kList) {
+      list = root.Strings("dofs");
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string key = "dofs[" + std::to_string(i) + "]";
+        if (list[i].empty() || list[i] == "ground" || list[i] == "all")
+          root.FailValue(key, list[i], "must be a name other than ground and all");
+        if (std::count(list.begin(), list.end(), list[i]) > 1)
+          root.FailValue(key, list[i], "is named twice");
+      }
+    } else {
+      for (int i = 1, n = root.Int("dofs", AtLeast(1)); i <= n; ++i)
+        list.push_back(std::to_string(i));
+    }
+    dofs = DofTable(list);
+    for (const auto& name : list) lm.dofs.push_back({name});
+  }
+  if (const auto prescribed = root.OptionalMap("prescribed")) {
+    for (int i = 0; i < dofs.size(); ++i)
+      if (const auto motion = prescribed->OptionalMap(dofs.name(i))) {
+        lm.dofs[i].motion = ReadTimeFunction(*motion);
+        motion->Finish();
+      }
+    prescribed->Finish();
+  }
+  if (!root.Has("chain")) {
+    const ModelNode masses = root.Map("masses");
+    for (int i = 0; i < dofs.size(); ++i) {
+      if (!lm.dofs[i].motion)
+        lm.dofs[i].mass = masses.Double(dofs.name(i), Positive());
+      else if (masses.Has(dofs.name(i)))
+        masses.FailValue(dofs.name(i), "", "has a prescribed motion: it takes no mass");
+    }
+    masses.Finish();
+  }
+  if (const auto initial = root.OptionalMap("initial")) {
+    for (const std::string which : {"q", "v"})
+      if (const auto values = initial->OptionalMap(which)) {
+        for (int i = 0; i < dofs.size(); ++i) {
+          if (lm.dofs[i].motion) {
+            if (values->Has(dofs.name(i)))
+              values->FailValue(dofs.name(i), "", "has a prescribed motion: no initial condition");
+            continue;
+          }
+          (which == "q" ? lm.dofs[i].q0 : lm.dofs[i].v0) = values->Double(dofs.name(i), 0.0);
+        }
+        values->Finish();
+      }
+    initial->Finish();
+  }
+
+  // Elements.
+  for (const ModelNode& node : root.OptionalMaps("springs")) {
+    const auto [a, b] = ReadEnds(node, dofs);
+    lm.springs.push_back({names.Read(node, "spring" + std::to_string(lm.springs.size() + 1)), a, b,
+                          node.Double("k", NonNegative())});
+    node.Finish();
+  }
+  for (const ModelNode& node : root.OptionalMaps("dampers")) {
+    const auto [a, b] = ReadEnds(node, dofs);
+    lm.dampers.push_back({names.Read(node, "damper" + std::to_string(lm.dampers.size() + 1)), a, b,
+                          node.Double("c", NonNegative())});
+    node.Finish();
+  }
+  const auto elements = root.OptionalMaps("elements");
+  for (size_t i = 0; i < elements.size(); ++i) {
+    const ModelNode& node = elements[i];
+    const std::string name = names.Read(node, "element" + std::to_string(i + 1));
+    const auto [a, b] = ReadEnds(node, dofs);
+    AddElement(ReadElementBody(node, dofs, true), name, a, b, lm);
+    node.Finish();
+  }
+
+  // Loads.
+  const auto free_only = [&](const ModelNode& node, const std::string& key,
+                             const std::vector<int>& list) {
+    for (const int d : list)
+      if (lm.dofs[d].motion)
+        node.FailValue(key, dofs.name(d), "has a prescribed motion: forces act on free DOFs only");
+  };
+  for (const ModelNode& node : root.OptionalMaps("forces")) {
+    if (node.Has("dof") == node.Has("dofs"))
+      node.FailValue("dof", "", "give dof (one DOF) or dofs (a list, or all)");
+    bool all = false;
+    std::vector<int> list = node.Has("dof") ? std::vector<int>{dofs.Read(node, "dof", false)}
+                                            : dofs.ReadList(node, "dofs", &all);
+    if (all) std::erase_if(list, [&](int d) { return lm.dofs[d].motion.has_value(); });
+    free_only(node, node.Has("dof") ? "dof" : "dofs", list);
+    const TimeFunction force = ReadTimeFunction(node);
+    node.Finish();
+    for (const int d : list) lm.loads.push_back({d, force});
+  }
+  if (const auto gravity = root.OptionalMap("gravity")) {
+    const double g = gravity->Double("acceleration");
+    bool all = true;
+    std::vector<int> list;
+    if (gravity->Has("dofs")) {
+      list = dofs.ReadList(*gravity, "dofs", &all);
+    } else {
+      for (int i = 0; i < dofs.size(); ++i) list.push_back(i);
+    }
+    if (all) std::erase_if(list, [&](int d) { return lm.dofs[d].motion.has_value(); });
+    free_only(*gravity, "dofs", list);
+    gravity->Finish();
+    for (const int d : list) lm.loads.push_back({d, TimeFunction::Constant(lm.dofs[d].mass * g)});
+  }
+
+  const ModelNode integrator = root.Map("integrator");
+  model.integrator = ReadIntegrator(integrator);
+  const auto output = root.OptionalMap("output");
+  ReadOutput(output ? &*output : nullptr, dofs,
+             model.title.empty() ? "Transient response" : model.title, model);
+  root.Finish();
+  if (const Status status = model.integrator.Validate(); !status)
+    throw InputError("integrator", "", status.message).Located(root.file(), integrator.line(), "");
+  return model;
+}
+
+std::vector<std::string> TransientColumns(const TransientModel& model) {
+  std::vector<std::string> columns = {"time"};
+  const auto& dofs = model.lumped.dofs;
+  for (const int d : model.output.dofs) {
+    columns.push_back("q_" + dofs[d].name);
+    columns.push_back("v_" + dofs[d].name);
+  }
+  const auto elements = lumped::Elements(model.lumped);
+  for (const int e : model.output.elements) {
+    const auto& [name, kind] = elements[e];
+    if (kind != ElementKind::kContact) columns.push_back("f_" + name);
+    if (kind == ElementKind::kFriction || kind == ElementKind::kContact)
+      columns.push_back("p_" + name);
+  }
+  if (model.output.energy)
+    for (const char* c : {"E_kinetic", "E_stored", "W_external", "W_prescribed", "D_viscous",
+                          "D_laws", "D_numerical"})
+      columns.push_back(c);
+  return columns;
+}
+
+namespace {
+
+// The CSV row of one observed state.
+std::vector<double> Row(const TransientModel& model, const lumped::LumpedSystem& system,
+                        const std::vector<lumped::ElementInfo>& elements,
+                        const time::StepRecord& record) {
+  std::vector<double> row = {record.t};
+  VecX q_all, v_all;
+  system.AllDofs(record.t, *record.q, *record.v, q_all, v_all);
+  for (const int d : model.output.dofs) {
+    row.push_back(q_all(d));
+    row.push_back(v_all(d));
+  }
+  const auto forces = system.ElementForces(record.t, *record.q, *record.v);
+  for (const int e : model.output.elements) {
+    if (elements[e].kind != ElementKind::kContact) row.push_back(forces[e].force);
+    if (elements[e].kind != ElementKind::kSpring && elements[e].kind != ElementKind::kDamper)
+      row.push_back(forces[e].normal_force);
+  }
+  if (model.output.energy) {
+    JD_CHECK(record.energy != nullptr, "the integrator reported a step without its energy");
+    const time::EnergyBalance& e = *record.energy;
+    const double w = system.prescribed_work();
+    for (const double x : {e.kinetic, e.stored, e.external_work, w, e.viscous_dissipation,
+                           e.law_dissipation + w, e.numerical_dissipation})
+      row.push_back(x);
+  }
+  return row;
+}
+
+// The energy balance with the work of prescribed motions, which the integrator counts as
+// (negative) law dissipation: law dissipation = its value + W_prescribed.
+nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_work) {
+  const double law = e.law_dissipation + prescribed_work;
+  const double scale =
+      std::max({std::abs(e.external_work) + std::abs(prescribed_work),
+                e.initial_kinetic + std::abs(e.initial_stored), e.kinetic + std::abs(e.stored),
+                e.viscous_dissipation + std::abs(law)});
+  return {{"external_work", e.external_work},
+          {"prescribed_motion_work", prescribed_work},
+          {"initial_kinetic", e.initial_kinetic},
+          {"initial_stored", e.initial_stored},
+          {"kinetic", e.kinetic},
+          {"stored", e.stored},
+          {"viscous_dissipation", e.viscous_dissipation},
+          {"law_dissipation", law},
+          {"numerical_dissipation", e.numerical_dissipation},
+          {"numerical_dissipation_relative", scale > 0.0 ? e.numerical_dissipation / scale : 0.0}};
+}
+
+}  // namespace
+
+RunOutcome RunTransientModel(const ModelNode& root, const std::filesystem::path& out_dir) {
+  const auto start = std::chrono::steady_clock::now();
+  const TransientModel model = ReadTransientModel(root);
+  lumped::LumpedSystem system(model.lumped);
+  EnsureDirectory(out_dir);
+
+  const std::vector<std::string> columns = TransientColumns(model);
+  CsvWriter csv(out_dir / "transient.csv", columns);
+  std::vector<std::vector<double>> series(columns.size());  // the plotted columns only
+  std::vector<bool> plotted(columns.size(), false);
+  const auto index = [&](const std::string& name) {
+    return std::find(columns.begin(), columns.end(), name) - columns.begin();
+  };
+  for (const auto& plot : model.output.plots)
+    for (const auto& c : plot.columns) plotted[index(c)] = plotted[index(plot.x_column)] = true;
+
+  const auto elements = lumped::Elements(model.lumped);
+  const auto& options = model.integrator;
+  Progress progress("time integration, % of t_end", 100);
+  int samples = 0;
+  const auto observer = [&](const time::StepRecord& record) {
+    const std::vector<double> row = Row(model, system, elements, record);
+    csv.Row(row);
+    ++samples;
+    for (size_t i = 0; i < row.size(); ++i)
+      if (plotted[i]) series[i].push_back(row[i]);
+    progress.Update(
+        int(std::floor(100.0 * (record.t - options.t_start) / (options.t_end - options.t_start))));
+  };
+  const time::TransientResult result = time::Integrate(system, options, system.initial_positions(),
+                                                       system.initial_velocities(), observer);
+
+  if (samples >= 2)
+    for (const auto& plot : model.output.plots) {
+      PlotSpec spec{plot.title, plot.x_label, plot.y_label, false, false, {}};
+      for (const auto& c : plot.columns)
+        spec.series.push_back({c, series[index(plot.x_column)], series[index(c)]});
+      WriteSvgPlot(spec, out_dir / (plot.file + ".svg"));
+    }
+
+  const int steps = result.accepted_steps;
+  nlohmann::json summary;
+  summary["analysis"] = "transient";
+  summary["model"] = root.file();
+  summary["title"] = model.title;
+  summary["status"] = result.status.ok ? "ok" : "failed";
+  summary["message"] = result.status.message;
+  summary["dofs"] = system.size();
+  summary["prescribed_dofs"] = int(model.lumped.dofs.size()) - system.size();
+  summary["elements"] = {{"springs", model.lumped.springs.size()},
+                         {"dampers", model.lumped.dampers.size()},
+                         {"friction", model.lumped.friction.size()},
+                         {"contacts", model.lumped.contacts.size()}};
+  summary["scheme"] = SchemeName(options.scheme);
+  summary["t_start"] = options.t_start;
+  summary["t_end"] = options.t_end;
+  summary["t_reached"] = result.t_reached;
+  summary["samples"] = samples;
+  summary["accepted_steps"] = steps;
+  summary["rejected_steps"] = result.rejected_steps;
+  summary["newton_iterations"] = result.newton_iterations;
+  summary["newton_iterations_per_step"] =
+      steps > 0 ? double(result.newton_iterations) / steps : 0.0;
+  summary["residual_evaluations"] = result.residual_evaluations;
+  summary["jacobian_evaluations"] = result.jacobian_evaluations;
+  summary["factorizations"] = result.factorizations;
+  summary["post_newton_passes"] = result.post_newton_passes;
+  summary["cpu_seconds"] = result.cpu_seconds;
+  summary["energy"] = EnergySummary(result.energy, system.prescribed_work());
+  summary["wall_time_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RunOutcome outcome{result.status.ok, result.status.message, out_dir / "summary.json"};
+  WriteJson(outcome.summary, summary);
+  return outcome;
+}
+
+}  // namespace jointdyn::io
