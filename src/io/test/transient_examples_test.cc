@@ -77,7 +77,14 @@ TEST(TransientExample, SdofFreeVibrationMatchesTheExactSolution) {
 // 0.05 % and the step by about 0.1 %.
 TEST(TransientExample, DenHartogAmplitudeAndPhase) {
   const RunResult run = RunExample("den_hartog_coulomb");
-  const double amplitude = 0.018265936145657604, period = 1.0 / 1.5;
+  // Den Hartog (1931), Coulomb friction only: X = (P/k) sqrt(V^2 - (F/P)^2 U^2) with
+  // V = 1 / (1 - beta^2), U = sin(pi/beta) / (beta (1 + cos(pi/beta))).
+  const double k = 4 * M_PI * M_PI, p = 1.0, f = 0.3, beta = 1.5;
+  const double v = 1.0 / (1.0 - beta * beta);
+  const double u = std::sin(M_PI / beta) / (beta * (1.0 + std::cos(M_PI / beta)));
+  const double amplitude = p / k * std::sqrt(v * v - std::pow(f / p * u, 2));
+  ASSERT_NEAR(amplitude, 0.018265936145657604, 1e-15);  // the example starts at -X
+  const double period = 1.0 / beta;
   const auto& t = run.csv.at("time");
   const auto& q = run.csv.at("q_x");
   for (int n = 0; n < 6; ++n) {
