@@ -230,15 +230,9 @@ TEST(Accuracy, AdaptiveStepsFollowTheTolerance) {
 // A unit mass flying at 1 m/s onto a stiff spring (k = (20 pi)^2 N/m, contact 50 ms) at
 // 1 m and back: slow flight, fast contact. Exact: q = t for t <= 1 s, then
 // q = 1 + sin(w (t - 1)) / w while in contact, then q = 1 - (t - 1 - pi / w).
-class StopSpring final : public SecondOrderSystem {
+class StopSpring final : public testing::UnitMassSdof {
  public:
-  explicit StopSpring(double k) : k_(k) {
-    m_ = MatX::Ones(1, 1).sparseView();
-    c_.resize(1, 1);
-  }
-  int size() const override { return 1; }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
+  explicit StopSpring(double k) : k_(k) {}
   Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
                        SparseMatrix*) override {
     penetration_ = std::max((*point.q)(0) - 1.0, 0.0);
@@ -252,7 +246,6 @@ class StopSpring final : public SecondOrderSystem {
 
  private:
   double k_;
-  SparseMatrix m_, c_;
   double penetration_ = 0.0;
 };
 

@@ -10,6 +10,7 @@
 #include "laws/coulomb.h"
 #include "laws/law_point.h"
 #include "time/integrator.h"
+#include "time/test/test_systems.h"
 
 namespace jointdyn::time {
 namespace {
@@ -18,16 +19,10 @@ constexpr double kPi = 3.14159265358979323846;
 
 // m x'' + k x + tau(x) = 0, tau from a Coulomb law with stick stiffness c1 and limit
 // R = mu * 1 N (whole-interface units: traction in N, pressure 1 N).
-class FrictionOscillator final : public SecondOrderSystem {
+class FrictionOscillator final : public testing::UnitMassSdof {
  public:
   FrictionOscillator(double k, double c1, double friction_force)
-      : k_(k), law_({c1, 0.0, friction_force}, 1), point_(law_) {
-    m_ = MatX::Ones(1, 1).sparseView();
-    c_.resize(1, 1);
-  }
-  int size() const override { return 1; }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
+      : k_(k), law_({c1, 0.0, friction_force}, 1), point_(law_) {}
   Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
                        SparseMatrix*) override {
     x_ = (*point.q)(0);
@@ -55,7 +50,6 @@ class FrictionOscillator final : public SecondOrderSystem {
   double k_;
   laws::CoulombLaw law_;
   laws::LawPoint point_;
-  SparseMatrix m_, c_;
   double x_ = 0.0;
   laws::TangentialResponse response_;
   double slider_travel_ = 0.0;

@@ -166,15 +166,9 @@ TEST(StepControl, PostNewtonFailsAfterTheMaximumPasses) {
 // A spring with a kink at q = q_kink: stiffness k1 below and k2 above. The branch is a
 // switching variable frozen during Newton (as for stick/slip in seed 002) and updated by
 // PostNewtonUpdate, whose error is the force jump between the branches (eq. 29 analog).
-class KinkedSpring final : public SecondOrderSystem {
+class KinkedSpring final : public testing::UnitMassSdof {
  public:
-  KinkedSpring(double k1, double k2, double q_kink) : k1_(k1), k2_(k2), q_kink_(q_kink) {
-    m_ = MatX::Ones(1, 1).sparseView();
-    c_.resize(1, 1);
-  }
-  int size() const override { return 1; }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
+  KinkedSpring(double k1, double k2, double q_kink) : k1_(k1), k2_(k2), q_kink_(q_kink) {}
   Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
                        SparseMatrix*) override {
     q_ = (*point.q)(0);
@@ -203,7 +197,6 @@ class KinkedSpring final : public SecondOrderSystem {
     return upper ? k1_ * q_kink_ + k2_ * (q - q_kink_) : k1_ * q;
   }
   double k1_, k2_, q_kink_;
-  SparseMatrix m_, c_;
   double q_ = 0.0;
   bool upper_ = false, committed_upper_ = false;
 };

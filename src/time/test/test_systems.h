@@ -13,6 +13,18 @@
 
 namespace jointdyn::time::testing {
 
+// One DOF of unit mass without linear damping: the base of the single-DOF test systems.
+class UnitMassSdof : public SecondOrderSystem {
+ public:
+  UnitMassSdof() : m_(MatX::Ones(1, 1).sparseView()), c_(1, 1) {}
+  int size() const override { return 1; }
+  const SparseMatrix& mass() const override { return m_; }
+  const SparseMatrix& damping() const override { return c_; }
+
+ private:
+  SparseMatrix m_, c_;
+};
+
 // M q'' + C q' + K q = f(t) with constant matrices. `fail` (optional) makes InternalForce
 // fail at chosen points, for the step-cut tests.
 class LinearSystem : public SecondOrderSystem {
