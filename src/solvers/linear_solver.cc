@@ -12,7 +12,7 @@
 namespace jointdyn::solvers {
 namespace {
 
-constexpr int kDenseLimit = 300;  // kAuto: dense LU up to this many unknowns
+constexpr int kDenseLimit = 64;  // kAuto: dense LU up to this many unknowns
 // Sparse LU: a relative backward error above this marks a numerically singular matrix
 // (a stable solve of a regular system gives about n * machine epsilon).
 constexpr double kBackwardErrorLimit = 1e-8;
