@@ -16,6 +16,8 @@ using solvers::CheckOption;
 // Relative step of the forward difference in omega for dt-dependent kernels: about the
 // square root of the closure tolerance's effect on the samples, far above rounding.
 constexpr double kOmegaStep = 1e-7;
+// Relative step of the central differences in the history and the inputs.
+constexpr double kHistoryStep = 1e-6;
 
 }  // namespace
 
@@ -59,10 +61,16 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
   trial_.assign(states, 0.0);
   kernel_->InitState(committed_);
 
-  const bool history = jacobian_rows && options_.history_sensitivity &&
-                       kernel_->has_history_sensitivity() && states > 0;
+  const bool exact = kernel_->has_history_sensitivity();
+  const bool history = jacobian_rows && options_.history_sensitivity && states > 0 &&
+                       (exact || states <= kMaxDifferencedHistory);
   if (jacobian_rows) rows_.resize(n, nin * (m + 1));
   if (history) d_history_.setZero(states, m + 1);
+  if (history && !exact) {
+    history_scale_.assign(states, 0.0);
+    input_scale_ = r_.cwiseAbs().colwise().maxCoeff().transpose();
+    rate_scale_ = r_dot_.cwiseAbs().colwise().maxCoeff().transpose();
+  }
   const MatX& e = aft.basis_samples();
   const MatX& e_dot = aft.derivative_samples();
 
@@ -93,7 +101,11 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
         }
       }
       if (history) {
-        kernel_->Sensitivity(in, committed_, response, sensitivity_);
+        if (exact) {
+          kernel_->Sensitivity(in, committed_, response, sensitivity_);
+        } else {
+          DifferenceSensitivity(in);
+        }
         for (int i = 0; i < nin; ++i) {
           rows_.row(j).segment(i * (m + 1), m + 1) +=
               sensitivity_.d_force_d_history.row(i) * d_history_;
@@ -122,6 +134,59 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
                          " periods: force samples of the last two periods differ by " +
                          FormatValue(change) + " N (largest force " + FormatValue(scale) +
                          " N, closure tolerance " + FormatValue(options_.closure_tolerance) + ")");
+}
+
+void MarchedForce::DifferenceSensitivity(const KernelInput& in) {
+  const int nin = kernel_->num_inputs();
+  const int states = kernel_->state_size();
+  HistorySensitivity& out = sensitivity_;
+  out.d_force_d_history.setZero(nin, states);
+  out.d_history_d_history.setZero(states, states);
+  out.d_history_d_r.setZero(states, nin);
+  out.d_history_d_r_dot.setZero(states, nin);
+  perturbed_trial_[0].resize(states);
+  perturbed_trial_[1].resize(states);
+  // Central difference of the kernel around (committed_, in) after `perturb` moved one
+  // entry by +step and -step; a failed evaluation leaves the column zero (local tangent).
+  auto difference = [&](double step, auto&& perturb, auto&& store) {
+    for (int side = 0; side < 2; ++side) {
+      perturbed_committed_ = committed_;
+      perturbed_input_ = in;
+      perturb(side == 0 ? step : -step);
+      if (!kernel_->Evaluate(perturbed_input_, perturbed_committed_, perturbed_trial_[side],
+                             perturbed_response_[side])) {
+        return;
+      }
+    }
+    const Eigen::Map<const VecX> plus(perturbed_trial_[0].data(), states);
+    const Eigen::Map<const VecX> minus(perturbed_trial_[1].data(), states);
+    store((plus - minus) / (2.0 * step),
+          (perturbed_response_[0].force - perturbed_response_[1].force) / (2.0 * step));
+  };
+  for (int i = 0; i < states; ++i) {
+    history_scale_[i] = std::max(history_scale_[i], std::abs(committed_[i]));
+    // Entries that never left zero take the scale of the inputs (slip-like histories).
+    const double size = history_scale_[i] > 0.0 ? history_scale_[i] : input_scale_.maxCoeff();
+    difference(
+        kHistoryStep * (size > 0.0 ? size : 1.0),
+        [&](double step) { perturbed_committed_[i] += step; },
+        [&](const VecX& d_history, const KernelVec& d_force) {
+          out.d_history_d_history.col(i) = d_history;
+          out.d_force_d_history.col(i) = d_force;
+        });
+  }
+  for (int k = 0; k < nin; ++k) {
+    for (bool rate : {false, true}) {
+      if (rate && !kernel_->uses_rates()) continue;
+      const double size = rate ? rate_scale_(k) : input_scale_(k);
+      difference(
+          kHistoryStep * (size > 0.0 ? size : 1.0),
+          [&](double step) { (rate ? perturbed_input_.r_dot : perturbed_input_.r)(k) += step; },
+          [&](const VecX& d_history, const KernelVec&) {
+            (rate ? out.d_history_d_r_dot : out.d_history_d_r).col(k) = d_history;
+          });
+    }
+  }
 }
 
 Status MarchedForce::Evaluate(Aft& aft, double omega, const MatX& x, MatX& f, MatX* jacobian,

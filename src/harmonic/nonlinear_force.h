@@ -18,10 +18,15 @@
 // Jacobian is the AFT forward transform of these rows (J = sum_j P_j d f_j / d X, the
 // discrete form of seed 004's J_r). The last term, the sensitivity through the history
 // (e.g. the slider position set at the last reversal of a Jenkins element), is propagated
-// along the march, d h_j / d X = H_j d h_{j-1} / d X + (d h_j / d r) E_j + ..., when the
-// kernel provides it (exactly for Coulomb / Jenkins); otherwise it is left out and Newton
-// converges linearly instead of quadratically. Kernels whose response depends on dt
-// (rate-dependent laws) get d f / d omega by a forward difference in omega.
+// along the march, d h_j / d X = H_j d h_{j-1} / d X + (d h_j / d r) E_j + ... . The kernel
+// gives H_j and the other history derivatives exactly where it can (Coulomb / Jenkins);
+// otherwise the march takes them by central differences of the kernel in its committed
+// history and inputs (relative step 1e-6 of each entry's largest magnitude in the march),
+// for histories of at most kMaxDifferencedHistory doubles. Without the history term the
+// Jacobian keeps only the local tangents, which for hysteretic laws is poor (the stick
+// phase looks stiff against a static offset): Newton's line search then often fails.
+// Kernels whose response depends on dt (rate-dependent laws) get d f / d omega by a
+// forward difference in omega.
 #pragma once
 
 #include <memory>
@@ -49,12 +54,17 @@ class NonlinearForce {
   virtual int last_periods() const = 0;
 };
 
+// Largest history (doubles) differentiated numerically for the Jacobian: the cost per
+// sample grows with its square (e.g. an Iwan law with many Jenkins elements keeps local
+// tangents only).
+constexpr int kMaxDifferencedHistory = 64;
+
 struct MarchOptions {
   // The loop is closed when max_j |f_j - f_j(previous period)| <= closure_tolerance *
   // max_j |f_j| [-], in (0, 1).
   double closure_tolerance = 1e-10;
   int max_periods = 500;  // periods marched at most before failing [-], >= 2
-  // Include the sensitivity through the history in the Jacobian where the kernel has it.
+  // Include the sensitivity through the history in the Jacobian (exact or differenced).
   bool history_sensitivity = true;
   Status Validate() const;
 };
@@ -85,8 +95,17 @@ class MarchedForce final : public NonlinearForce {
   MatX force_, previous_;            // N x nin
   MatX rows_;                        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
   MatX d_history_, d_history_next_;  // S x (m + 1)
+  // d h_j / d (h_{j-1}, r_j, r_dot_j) and d f_j / d h_{j-1} by central differences at
+  // (committed_, in) into sensitivity_.
+  void DifferenceSensitivity(const KernelInput& in);
+
   std::vector<double> committed_, trial_;
   HistorySensitivity sensitivity_;
+  // Difference workspace: the largest |history| and |r|, |r_dot| met in the march.
+  std::vector<double> history_scale_, perturbed_committed_, perturbed_trial_[2];
+  KernelVec input_scale_, rate_scale_;
+  KernelInput perturbed_input_;
+  KernelResponse perturbed_response_[2];
 };
 
 }  // namespace jointdyn::harmonic

@@ -62,7 +62,10 @@ class PointKernel {
   virtual Status Evaluate(const KernelInput& in, std::span<const double> committed,
                           std::span<double> trial, KernelResponse& out) const = 0;
 
-  // Whether Sensitivity() is available (exactly, for the Coulomb / Jenkins law).
+  // Whether the response depends on r_dot (e.g. a normal law with a gap-rate term).
+  virtual bool uses_rates() const { return false; }
+  // Whether Sensitivity() is available (exactly, for the Coulomb / Jenkins law); otherwise
+  // the march differentiates the kernel numerically (nonlinear_force.h).
   virtual bool has_history_sensitivity() const { return false; }
   // The sensitivity at the point of the last Evaluate(in, committed) that returned
   // `response`. Only called when has_history_sensitivity().
@@ -125,6 +128,7 @@ class ContactKernel final : public PointKernel {
   int num_inputs() const override { return point_.dim() + 1; }
   int state_size() const override { return point_.state_size(); }
   bool dt_dependent() const override { return !point_.tangential_law().rate_independent(); }
+  bool uses_rates() const override { return true; }
   void InitState(std::span<double> state) const override { point_.InitState(state); }
   Status Evaluate(const KernelInput& in, std::span<const double> committed, std::span<double> trial,
                   KernelResponse& out) const override;
