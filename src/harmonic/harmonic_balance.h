@@ -1,0 +1,144 @@
+// The harmonic-balance equations of M q'' + C q' + K q + f_nl(q, q') = f_ext(t) (seed 004,
+// eq. 12, 15-24) for periodic motions of angular frequency omega with the harmonics of a
+// HarmonicBasis, the nonlinear forces by AFT (nonlinear_force.h).
+//
+// Per harmonic k the linear part is the dynamic stiffness D_k = K - k^2 omega^2 M +
+// i k omega C acting on the complex amplitudes Q_k = a_k - i b_k; in the real arrangement
+// (eq. 22-24) a DOF pair (a, b) sees [[Re D, Im D], [-Im D, Re D]]. The unknowns are ordered
+// harmonic-major as in eq. 22: the static terms of all DOFs, then for each harmonic the
+// (cos, sin) coefficients DOF by DOF (CoefficientLayout).
+//
+// Condensation (eq. 15-18): the DOFs that no nonlinear element touches are eliminated per
+// harmonic, D_bar = D_NN - D_NL D_LL^-1 D_LN, F_bar = F_N - D_NL D_LL^-1 F_L, so the
+// unknowns are the nonlinear DOFs' coefficients only; the linear DOFs are recovered with
+// Q_L = D_LL^-1 (F_L - D_LN Q_N). Without condensation the unknowns are all DOFs'.
+//
+// The residual R = A(omega) q + f_nl(q) - level b(omega) [N] and its derivatives with
+// respect to the unknowns (the AFT Jacobian of each element mapped from relative to
+// absolute coordinates, eq. 26-27), to omega and to the excitation level.
+// Dense matrices: meant for up to a few hundred DOFs per harmonic.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/status.h"
+#include "core/types.h"
+#include "harmonic/fourier.h"
+#include "harmonic/nonlinear_force.h"
+
+namespace jointdyn::harmonic {
+
+using MatXc = Eigen::MatrixXcd;
+using VecXc = Eigen::VectorXcd;
+
+// Excitation term at level 1: f = cos_amplitude cos(k omega t) + sin_amplitude sin(k omega t)
+// on one DOF (k = 0: a static force cos_amplitude).
+struct ExcitationTerm {
+  int dof = 0;
+  int harmonic = 1;            // k [-], in the basis
+  double cos_amplitude = 0.0;  // [N]
+  double sin_amplitude = 0.0;  // [N]
+};
+
+// A nonlinear force between DOFs: component i acts on the relative displacement
+// r_i = q[dof_a[i]] - q[dof_b[i]] (dof_b[i] = -1: ground), with the force +f_i on dof_a[i]
+// and -f_i on dof_b[i].
+struct NonlinearElement {
+  std::unique_ptr<NonlinearForce> force;
+  std::vector<int> dof_a;
+  std::vector<int> dof_b;
+};
+
+struct HarmonicSystem {
+  MatX mass;                               // M, n x n [kg]
+  MatX damping;                            // C, n x n [N s/m]
+  MatX stiffness;                          // K, n x n [N/m]
+  std::vector<ExcitationTerm> excitation;  // f_ext at level 1
+  std::vector<NonlinearElement> elements;
+};
+
+struct HarmonicOptions {
+  HarmonicBasis basis;   // harmonics H and odd_only
+  int samples = 1024;    // AFT samples per period N [-], >= 2 H + 1
+  bool condense = true;  // Newton on the nonlinear DOFs only (eq. 15-18)
+  Status Validate() const;
+};
+
+// Index of coefficient c of DOF d among `dofs` DOFs in the harmonic-major arrangement.
+struct CoefficientLayout {
+  HarmonicBasis basis;
+  int dofs = 0;
+  int size() const { return dofs * basis.size(); }
+  int Index(int dof, int c) const;
+};
+
+class HarmonicBalance {
+ public:
+  // Throws InputError (key, value, rule) for an inconsistent system: matrix shapes, DOF
+  // indices, element components, harmonics outside the basis. options.Validate() must pass
+  // (checked).
+  HarmonicBalance(HarmonicSystem system, const HarmonicOptions& options);
+
+  const HarmonicSystem& system() const { return system_; }
+  const HarmonicBasis& basis() const { return options_.basis; }
+  int num_dofs() const { return static_cast<int>(system_.mass.rows()); }
+  int num_unknowns() const { return layout_.size(); }
+  const CoefficientLayout& layout() const { return layout_; }
+  // The DOFs of the unknowns, ascending (the nonlinear DOFs when condensed).
+  const std::vector<int>& unknown_dofs() const { return unknown_dofs_; }
+
+  // Residual at the unknowns q [m] (num_unknowns()), omega [rad/s] > 0 and level [-];
+  // with non-null outputs also dR/dq [N/m], dR/domega [N s/rad] and dR/dlevel [N]. Fails
+  // (Status) when an element fails or D_LL is singular (a resonance of the condensed part).
+  Status Evaluate(const VecX& q, double omega, double level, VecX& residual, MatX* d_q,
+                  VecX* d_omega, VecX* d_level);
+  // All DOFs' coefficients (num_dofs() x nc, row d: [c0, a1, b1, ...] of DOF d) [m].
+  Status Recover(const VecX& q, double omega, double level, MatX& coefficients);
+  // The unknowns of `coefficients` (num_dofs() x nc).
+  VecX Restrict(const MatX& coefficients) const;
+  // One Newton step from rest: the solution with every element replaced by its tangent at
+  // q = 0 (the linear system when the elements are stuck or soft): the usual first guess.
+  Status LinearizedSolution(double omega, double level, VecX& q);
+  // Jacobian of the uncondensed residual over all DOFs (CoefficientLayout of num_dofs())
+  // at `coefficients` (num_dofs() x nc), for the stability analysis.
+  Status FullJacobian(const MatX& coefficients, double omega, MatX& jacobian);
+
+  // Largest number of periods any element marched in the last evaluation.
+  int last_periods() const { return last_periods_; }
+
+ private:
+  // One harmonic of the linear part over a set of DOFs: complex A and b with their omega
+  // derivatives, and for the condensed recovery Q_L = level W - Y Q_N.
+  struct Block {
+    int harmonic = 0;
+    MatXc a, d_a;
+    VecXc b, d_b;
+    MatXc y;
+    VecXc w;
+  };
+  void ValidateSystem() const;
+  VecXc ExcitationOf(int harmonic) const;  // complex amplitudes over all DOFs, level 1
+  Status UpdateBlocks(double omega);       // blocks_ for omega (cached)
+  // Adds the linear part of `blocks` over `layout` at q (real arrangement).
+  static void AddLinear(const std::vector<Block>& blocks, const CoefficientLayout& layout,
+                        const VecX& q, double level, VecX& residual, MatX* d_q, VecX* d_omega,
+                        VecX* d_level);
+  // Adds the elements' forces over `layout`, `index_of[dof]` the layout DOF of a DOF.
+  Status AddElements(const CoefficientLayout& layout, const std::vector<int>& index_of,
+                     const VecX& q, double omega, VecX& residual, MatX* d_q, VecX* d_omega);
+
+  HarmonicSystem system_;
+  HarmonicOptions options_;
+  std::unique_ptr<Aft> aft_;
+  std::vector<int> unknown_dofs_;
+  std::vector<int> linear_dofs_;    // the eliminated DOFs (condensed), ascending
+  std::vector<int> unknown_index_;  // per DOF: its index among unknown_dofs_, or -1
+  CoefficientLayout layout_;
+  std::vector<Block> blocks_;
+  double blocks_omega_ = -1.0;
+  int last_periods_ = 0;
+  MatX x_, f_, element_jacobian_, element_d_omega_;  // element workspace
+};
+
+}  // namespace jointdyn::harmonic

@@ -1,0 +1,111 @@
+// The nonlinear forces of harmonic balance in the frequency domain: given the harmonic
+// coefficients of an element's relative displacements, the coefficients of its forces and
+// their Jacobian (seed 004, eq. 25: J_r, with respect to the relative coordinates; the
+// assembly applies eq. 26-27).
+//
+// MarchedForce evaluates a pointwise kernel (point_kernel.h) by AFT: the relative
+// displacements and velocities are sampled at N points of the period, the kernel is
+// marched through the samples with its history committed at each one (dt = T / N), the
+// period is repeated until the hysteresis loop closes (the force samples of two
+// consecutive periods agree), and the force samples of the last period are transformed
+// back. The march starts from the kernel's virgin history at the first sample of every
+// evaluation, so the coefficients are a function of the displacement coefficients.
+//
+// Jacobian. With x_j = E_j X the samples of the relative displacement and
+// r_dot_j = omega E'_j X (aft.h tables), the derivative of the force sample j is
+//   d f_j / d X = K_j E_j + omega C_j E'_j + (d f_j / d h_{j-1}) (d h_{j-1} / d X),
+// K_j and C_j the kernel's tangents, h the committed history, and the force coefficients'
+// Jacobian is the AFT forward transform of these rows (J = sum_j P_j d f_j / d X, the
+// discrete form of seed 004's J_r). The last term, the sensitivity through the history
+// (e.g. the slider position set at the last reversal of a Jenkins element), is propagated
+// along the march, d h_j / d X = H_j d h_{j-1} / d X + (d h_j / d r) E_j + ... . The kernel
+// gives H_j and the other history derivatives exactly where it can (Coulomb / Jenkins);
+// otherwise the march takes them by central differences of the kernel in its committed
+// history and inputs (relative step 1e-6 of each entry's largest magnitude in the march),
+// for histories of at most kMaxDifferencedHistory doubles. Without the history term the
+// Jacobian keeps only the local tangents, which for hysteretic laws is poor (the stick
+// phase looks stiff against a static offset): Newton's line search then often fails.
+// Kernels whose response depends on dt (rate-dependent laws) get d f / d omega by a
+// forward difference in omega.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/status.h"
+#include "core/types.h"
+#include "harmonic/fourier.h"
+#include "harmonic/point_kernel.h"
+
+namespace jointdyn::harmonic {
+
+class NonlinearForce {
+ public:
+  virtual ~NonlinearForce() = default;
+
+  virtual int num_inputs() const = 0;  // relative displacement components
+  // x: num_coefficients x num_inputs() coefficients of the relative displacements [m]
+  // (column i: component i). Writes f (same shape) [N]; when not null, `jacobian`
+  // d vec(f) / d vec(x) ((nc num_inputs())^2, vec stacks the columns) [N/m] and `d_omega`
+  // d f / d omega at fixed x (nc x num_inputs()) [N s/rad]. A failure names what failed.
+  virtual Status Evaluate(Aft& aft, double omega, const MatX& x, MatX& f, MatX* jacobian,
+                          MatX* d_omega) = 0;
+  // Periods the last Evaluate() marched until its loop closed (1: memoryless).
+  virtual int last_periods() const = 0;
+};
+
+// Largest history (doubles) differentiated numerically for the Jacobian: the cost per
+// sample grows with its square (e.g. an Iwan law with many Jenkins elements keeps local
+// tangents only).
+constexpr int kMaxDifferencedHistory = 64;
+
+struct MarchOptions {
+  // The loop is closed when max_j |f_j - f_j(previous period)| <= closure_tolerance *
+  // max_j |f_j| [-], in (0, 1).
+  double closure_tolerance = 1e-10;
+  int max_periods = 500;  // periods marched at most before failing [-], >= 2
+  // Include the sensitivity through the history in the Jacobian (exact or differenced).
+  bool history_sensitivity = true;
+  Status Validate() const;
+};
+
+class MarchedForce final : public NonlinearForce {
+ public:
+  // `kernel` non-null; options.Validate() must pass (checked).
+  MarchedForce(std::unique_ptr<PointKernel> kernel, const MarchOptions& options);
+
+  int num_inputs() const override { return kernel_->num_inputs(); }
+  Status Evaluate(Aft& aft, double omega, const MatX& x, MatX& f, MatX* jacobian,
+                  MatX* d_omega) override;
+  int last_periods() const override { return periods_; }
+
+  // The force samples of the last period of the last Evaluate() (N x num_inputs()) [N].
+  const MatX& force_samples() const { return force_; }
+
+ private:
+  // Marches until the loop closes; with `jacobian_rows`, the rows d f_j / d [X, omega] of
+  // the last period (N x num_inputs() (nc num_inputs() + 1)).
+  Status March(Aft& aft, double omega, const MatX& x, bool jacobian_rows);
+
+  std::unique_ptr<PointKernel> kernel_;
+  MarchOptions options_;
+  int periods_ = 0;
+  // Workspace.
+  MatX r_, r_dot_;                   // N x nin samples
+  MatX force_, previous_;            // N x nin
+  MatX rows_;                        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
+  MatX d_history_, d_history_next_;  // S x (m + 1)
+  // d h_j / d (h_{j-1}, r_j, r_dot_j) and d f_j / d h_{j-1} by central differences at
+  // (committed_, in) into sensitivity_.
+  void DifferenceSensitivity(const KernelInput& in);
+
+  std::vector<double> committed_, trial_;
+  HistorySensitivity sensitivity_;
+  // Difference workspace: the largest |history| and |r|, |r_dot| met in the march.
+  std::vector<double> history_scale_, perturbed_committed_, perturbed_trial_[2];
+  KernelVec input_scale_, rate_scale_;
+  KernelInput perturbed_input_;
+  KernelResponse perturbed_response_[2];
+};
+
+}  // namespace jointdyn::harmonic

@@ -1,0 +1,172 @@
+#include "harmonic/point_kernel.h"
+
+#include <cmath>
+#include <utility>
+
+#include "core/error.h"
+
+namespace jointdyn::harmonic {
+namespace {
+
+// Derivatives of the Coulomb return mapping (laws/coulomb.cc) with respect to the
+// committed slider position, the slip and the pressure, in the branch the law took.
+struct CoulombDerivatives {
+  Mat2 d_traction_d_slider = Mat2::Zero();  // d tau / d committed slider [N/m]
+  Mat2 d_slider_d_slider = Mat2::Zero();    // d trial slider / d committed slider [-]
+  Mat2 d_slider_d_slip = Mat2::Zero();      // d trial slider / d slip [-]
+  Vec2 d_slider_d_pressure = Vec2::Zero();  // d trial slider / d pressure [m/N]
+};
+
+CoulombDerivatives CoulombHistoryDerivatives(const laws::CoulombLaw& law, const Vec2& slip,
+                                             double pressure, std::span<const double> committed,
+                                             laws::ContactState state) {
+  const laws::CoulombParams& p = law.params();
+  const Mat2 mask = law.dim() == 1 ? Mat2(Vec2(1.0, 0.0).asDiagonal()) : Mat2::Identity();
+  CoulombDerivatives d;
+  switch (state) {
+    case laws::ContactState::kOpen:  // the slider follows the slip
+      d.d_slider_d_slip = mask;
+      break;
+    case laws::ContactState::kStick:  // tau = c1 (s - slider) + c2 s, slider kept
+      d.d_traction_d_slider = -p.c1 * mask;
+      d.d_slider_d_slider = Mat2::Identity();
+      break;
+    case laws::ContactState::kSlip: {  // tau1 = mu p n, slider = s - tau1 / c1
+      const Vec2 tau_trial = p.c1 * (mask * slip - Vec2(committed[0], committed[1]));
+      const double norm = tau_trial.norm();
+      const Vec2 n = tau_trial / norm;
+      const Mat2 projection = (p.mu * pressure / norm) * (mask - n * n.transpose());
+      d.d_traction_d_slider = -p.c1 * projection;
+      d.d_slider_d_slider = projection;
+      d.d_slider_d_slip = mask - projection;
+      d.d_slider_d_pressure = -(p.mu / p.c1) * n;
+      break;
+    }
+  }
+  return d;
+}
+
+void ResizeSensitivity(int inputs, int states, HistorySensitivity& out) {
+  out.d_force_d_history.setZero(inputs, states);
+  out.d_history_d_history.setZero(states, states);
+  out.d_history_d_r.setZero(states, inputs);
+  out.d_history_d_r_dot.setZero(states, inputs);
+}
+
+}  // namespace
+
+void PointKernel::Sensitivity(const KernelInput&, std::span<const double>, const KernelResponse&,
+                              HistorySensitivity&) const {
+  JD_CHECK(false, "PointKernel::Sensitivity called on a kernel without history sensitivity");
+}
+
+PolynomialKernel::PolynomialKernel(std::vector<double> coefficients)
+    : coefficients_(std::move(coefficients)) {
+  JD_CHECK(!coefficients_.empty(), "PolynomialKernel needs at least one coefficient");
+}
+
+Status PolynomialKernel::Evaluate(const KernelInput& in, std::span<const double>, std::span<double>,
+                                  KernelResponse& out) const {
+  const double r = in.r(0);
+  double f = 0.0, df = 0.0;  // Horner for the value and the derivative
+  for (auto c = coefficients_.rbegin(); c != coefficients_.rend(); ++c) {
+    df = df * r + f;
+    f = f * r + *c;
+  }
+  out.force.setConstant(1, f);
+  out.d_force_d_r.setConstant(1, 1, df);
+  out.d_force_d_r_dot.setZero(1, 1);
+  out.state = laws::ContactState::kStick;
+  if (!std::isfinite(f) || !std::isfinite(df))
+    return Status::Failure("polynomial force overflows at r = " + FormatValue(r) + " m");
+  return Status::Ok();
+}
+
+TangentialKernel::TangentialKernel(std::shared_ptr<const laws::TangentialLaw> law,
+                                   double normal_force)
+    : law_(std::move(law)),
+      normal_force_(normal_force),
+      coulomb_(dynamic_cast<const laws::CoulombLaw*>(law_.get())) {
+  JD_CHECK(law_ != nullptr, "TangentialKernel needs a law");
+  JD_CHECK(std::isfinite(normal_force), "TangentialKernel: normal force must be finite");
+}
+
+Status TangentialKernel::Evaluate(const KernelInput& in, std::span<const double> committed,
+                                  std::span<double> trial, KernelResponse& out) const {
+  const int dim = law_->dim();
+  const Vec2 slip(in.r(0), dim == 2 ? in.r(1) : 0.0);
+  laws::TangentialResponse response;
+  if (Status status = law_->Evaluate({slip, normal_force_, in.dt}, committed, trial, response);
+      !status) {
+    return status;
+  }
+  out.force = response.traction.head(dim);
+  out.d_force_d_r = response.d_traction_d_slip.topLeftCorner(dim, dim);
+  out.d_force_d_r_dot.setZero(dim, dim);
+  out.state = response.state;
+  return Status::Ok();
+}
+
+void TangentialKernel::Sensitivity(const KernelInput& in, std::span<const double> committed,
+                                   const KernelResponse& response, HistorySensitivity& out) const {
+  const int dim = law_->dim();
+  const Vec2 slip(in.r(0), dim == 2 ? in.r(1) : 0.0);
+  const CoulombDerivatives d =
+      CoulombHistoryDerivatives(*coulomb_, slip, normal_force_, committed, response.state);
+  ResizeSensitivity(dim, 2, out);
+  out.d_force_d_history = d.d_traction_d_slider.topRows(dim);
+  out.d_history_d_history = d.d_slider_d_slider;
+  out.d_history_d_r = d.d_slider_d_slip.leftCols(dim);
+}
+
+ContactKernel::ContactKernel(laws::ContactPoint point)
+    : point_(std::move(point)),
+      coulomb_(dynamic_cast<const laws::CoulombLaw*>(&point_.tangential_law())) {}
+
+Status ContactKernel::Evaluate(const KernelInput& in, std::span<const double> committed,
+                               std::span<double> trial, KernelResponse& out) const {
+  const int dim = point_.dim();
+  const laws::ContactInput contact{.slip = Vec2(in.r(0), dim == 2 ? in.r(1) : 0.0),
+                                   .gap = -in.r(dim),
+                                   .gap_rate = -in.r_dot(dim),
+                                   .dt = in.dt};
+  laws::ContactResponse response;
+  if (Status status = point_.Evaluate(contact, committed, trial, response); !status) {
+    return status;
+  }
+  // Component i of the kernel is row / column i of the law's (s_x, s_y, g) for i < dim and
+  // the normal (row / column 2, with v = -g) for i = dim.
+  auto law_index = [dim](int i) { return i < dim ? i : 2; };
+  const int n = dim + 1;
+  out.force.resize(n);
+  out.d_force_d_r.resize(n, n);
+  out.d_force_d_r_dot.setZero(n, n);
+  for (int i = 0; i < n; ++i) {
+    out.force(i) = i < dim ? response.traction(i) : response.pressure;
+    for (int j = 0; j < n; ++j) {
+      out.d_force_d_r(i, j) = (j < dim ? 1.0 : -1.0) * response.tangent(law_index(i), law_index(j));
+    }
+    out.d_force_d_r_dot(i, dim) =
+        -(i < dim ? response.d_traction_d_gap_rate(i) : response.d_pressure_d_gap_rate);
+  }
+  out.state = response.state;
+  return Status::Ok();
+}
+
+void ContactKernel::Sensitivity(const KernelInput& in, std::span<const double> committed,
+                                const KernelResponse& response, HistorySensitivity& out) const {
+  const int dim = point_.dim();
+  const Vec2 slip(in.r(0), dim == 2 ? in.r(1) : 0.0);
+  const double pressure = response.force(dim);
+  const CoulombDerivatives d =
+      CoulombHistoryDerivatives(*coulomb_, slip, pressure, committed, response.state);
+  ResizeSensitivity(dim + 1, 2, out);
+  out.d_force_d_history.topRows(dim) = d.d_traction_d_slider.topRows(dim);
+  out.d_history_d_history = d.d_slider_d_slider;
+  out.d_history_d_r.leftCols(dim) = d.d_slider_d_slip.leftCols(dim);
+  // The pressure is the kernel's normal force: dp/dv and dp/dv_dot are its tangents.
+  out.d_history_d_r.col(dim) = d.d_slider_d_pressure * response.d_force_d_r(dim, dim);
+  out.d_history_d_r_dot.col(dim) = d.d_slider_d_pressure * response.d_force_d_r_dot(dim, dim);
+}
+
+}  // namespace jointdyn::harmonic

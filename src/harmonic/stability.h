@@ -1,0 +1,30 @@
+// Stability of a periodic solution by Hill's method: a perturbation e^{s t} p(t) with p
+// periodic, expanded in the same harmonics, satisfies the quadratic eigenproblem
+//   (s^2 Delta_2 + s Delta_1 + J) P = 0,
+//   Delta_2 = M per coefficient, Delta_1 = C per coefficient + 2 omega M (x) nabla,
+// with J the harmonic-balance Jacobian over all DOFs (HarmonicBalance::FullJacobian) and
+// nabla the derivative matrix of the basis (d/dtheta). Of its 2 n nc eigenvalues the 2 n
+// with the smallest |Im s| approximate the Floquet exponents (the others are copies shifted
+// by i k omega and truncation artefacts); the solution is asymptotically stable when all
+// their real parts are negative. For hysteretic elements J is the AFT Jacobian of the
+// march (with the history sensitivity where available), so the result is as good as that
+// linearization; velocity-dependent element forces enter J but not Delta_1.
+#pragma once
+
+#include "core/status.h"
+#include "core/types.h"
+#include "harmonic/fourier.h"
+
+namespace jointdyn::harmonic {
+
+struct HillResult {
+  Status status;               // failure: singular mass matrix or no eigenvalue convergence
+  Eigen::VectorXcd exponents;  // the 2 n selected Floquet exponents [1/s]
+  double max_real = 0.0;       // largest real part among them [1/s]
+};
+
+// mass, damping: n x n; jacobian: n nc x n nc in CoefficientLayout{basis, n}.
+HillResult HillExponents(const MatX& mass, const MatX& damping, const HarmonicBasis& basis,
+                         double omega, const MatX& jacobian);
+
+}  // namespace jointdyn::harmonic
