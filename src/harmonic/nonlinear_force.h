@@ -7,9 +7,10 @@
 // displacements and velocities are sampled at N points of the period, the kernel is
 // marched through the samples with its history committed at each one (dt = T / N), the
 // period is repeated until the hysteresis loop closes (the force samples of two
-// consecutive periods agree), and the force samples of the last period are transformed
-// back. The march starts from the kernel's virgin history at the first sample of every
-// evaluation, so the coefficients are a function of the displacement coefficients.
+// consecutive periods agree; with the Jacobian also its rows below), and the force
+// samples of the last period are transformed back. The march starts from the kernel's virgin
+// history at the first sample of every evaluation, so the coefficients are a function of the
+// displacement coefficients.
 //
 // Jacobian. With x_j = E_j X the samples of the relative displacement and
 // r_dot_j = omega E'_j X (aft.h tables), the derivative of the force sample j is
@@ -93,7 +94,7 @@ class MarchedForce final : public NonlinearForce {
   // Workspace.
   MatX r_, r_dot_;                   // N x nin samples
   MatX force_, previous_;            // N x nin
-  MatX rows_;                        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
+  MatX rows_, previous_rows_;        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
   MatX d_history_, d_history_next_;  // S x (m + 1)
   // d h_j / d (h_{j-1}, r_j, r_dot_j) and d f_j / d h_{j-1} by central differences at
   // (committed_, in) into sensitivity_.
