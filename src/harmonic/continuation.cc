@@ -30,13 +30,15 @@ double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// f_s: the largest excitation amplitude at the largest level (1 N without excitation).
+// f_s: the largest excitation amplitude (harmonics at the largest level, static forces as
+// they are; 1 N without excitation).
 double AutomaticForceScale(const HarmonicSystem& system, double level) {
-  double amplitude = 0.0;
+  double scale = 0.0;
   for (const ExcitationTerm& term : system.excitation) {
-    amplitude = std::max({amplitude, std::abs(term.cos_amplitude), std::abs(term.sin_amplitude)});
+    const double factor = term.harmonic == 0 ? 1.0 : std::abs(level);
+    scale = std::max(
+        {scale, factor * std::abs(term.cos_amplitude), factor * std::abs(term.sin_amplitude)});
   }
-  const double scale = amplitude * std::abs(level);
   return scale > 0.0 ? scale : 1.0;
 }
 

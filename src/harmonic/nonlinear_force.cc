@@ -13,8 +13,8 @@ namespace {
 
 using solvers::CheckOption;
 
-// Relative step of the forward difference in omega for dt-dependent kernels: about the
-// square root of the closure tolerance's effect on the samples, far above rounding.
+// Relative step of the forward difference in omega for dt-dependent kernels: truncation
+// about 1e-7 relative, rounding about 1e-9, closure about closure_tolerance / 1e-7.
 constexpr double kOmegaStep = 1e-7;
 // Relative step of the central differences in the history and the inputs.
 constexpr double kHistoryStep = 1e-6;

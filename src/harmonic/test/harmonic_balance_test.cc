@@ -113,6 +113,15 @@ TEST(HarmonicBalance, LinearElementMatchesTheDirectSolution) {
     }
     // The second harmonic is not excited and stays zero.
     EXPECT_LT(solved.point.coefficients.col(basis.CosIndex(1)).cwiseAbs().maxCoeff(), 1e-15);
+    // Half the level halves the harmonics; the static force is not scaled.
+    const PeriodicResult half = SolvePeriodic(hb, omega, 0.5, Tight());
+    ASSERT_TRUE(half.status) << half.status.message;
+    const MatX& full = solved.point.coefficients;
+    EXPECT_LT((half.point.coefficients.col(0) - full.col(0)).cwiseAbs().maxCoeff(),
+              1e-12 * full.col(0).cwiseAbs().maxCoeff());
+    EXPECT_LT(
+        (half.point.coefficients.rightCols(6) - 0.5 * full.rightCols(6)).cwiseAbs().maxCoeff(),
+        1e-12 * full.cwiseAbs().maxCoeff());
   }
 }
 
