@@ -273,6 +273,43 @@ TEST(HarmonicBalance, CondensedAndFullSolutionsAgreeWithContact) {
   EXPECT_LT((solutions[0] - solutions[1]).cwiseAbs().maxCoeff(), 1e-10 * size);
 }
 
+// A symmetric system (cubic springs, Jenkins elements, harmonic forcing, no static
+// force) keeps only odd harmonics: the odd-only basis (no static term, pairs 1, 3, 5)
+// gives the full basis's solution, whose even terms vanish.
+TEST(HarmonicBalance, OddOnlyBasisMatchesTheFullBasisForSymmetricSystems) {
+  MatX solutions[2];
+  for (bool odd : {false, true}) {
+    HarmonicSystem system = Chain(4);
+    system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = 3.0}};
+    system.elements.push_back(Polynomial({0.0, 0.0, 0.0, 1e12}, 1, 2));
+    system.elements.push_back(Jenkins(4e3, 0.3, 3, -1));
+    HarmonicBalance hb(std::move(system),
+                       {.basis = {.harmonics = 5, .odd_only = odd}, .samples = 256});
+    const PeriodicResult solved = SolvePeriodic(hb, 70.0, 1.0, Tight());
+    ASSERT_TRUE(solved.status) << solved.status.message;
+    solutions[odd] = solved.point.coefficients;
+  }
+  const HarmonicBasis full{.harmonics = 5};
+  const HarmonicBasis odd{.harmonics = 5, .odd_only = true};
+  const double size = solutions[0].cwiseAbs().maxCoeff();
+  for (int pair = 0; pair < odd.num_pairs(); ++pair) {  // harmonics 1, 3, 5
+    const int k = odd.PairHarmonic(pair);
+    for (int r = 0; r < 2; ++r) {
+      EXPECT_LT(
+          (solutions[1].col(odd.CosIndex(pair) + r) - solutions[0].col(full.CosIndex(k - 1) + r))
+              .cwiseAbs()
+              .maxCoeff(),
+          1e-10 * size);
+    }
+  }
+  // The third harmonic is there (the test is not trivially linear); even terms vanish.
+  EXPECT_GT(solutions[0].col(full.CosIndex(2)).cwiseAbs().maxCoeff(), 1e-4 * size);
+  for (int c :
+       {0, full.CosIndex(1), full.CosIndex(1) + 1, full.CosIndex(3), full.CosIndex(3) + 1}) {
+    EXPECT_LT(solutions[0].col(c).cwiseAbs().maxCoeff(), 1e-10 * size) << "coefficient " << c;
+  }
+}
+
 TEST(HarmonicBalance, InconsistentSystemsNameTheKey) {
   auto expect_error = [](HarmonicSystem system, const std::string& key) {
     try {
