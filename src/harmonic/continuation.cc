@@ -30,13 +30,15 @@ double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// f_s: the largest excitation amplitude at the largest level (1 N without excitation).
+// f_s: the largest excitation amplitude (harmonics at the largest level, static forces as
+// they are; 1 N without excitation).
 double AutomaticForceScale(const HarmonicSystem& system, double level) {
-  double amplitude = 0.0;
+  double scale = 0.0;
   for (const ExcitationTerm& term : system.excitation) {
-    amplitude = std::max({amplitude, std::abs(term.cos_amplitude), std::abs(term.sin_amplitude)});
+    const double factor = term.harmonic == 0 ? 1.0 : std::abs(level);
+    scale = std::max(
+        {scale, factor * std::abs(term.cos_amplitude), factor * std::abs(term.sin_amplitude)});
   }
-  const double scale = amplitude * std::abs(level);
   return scale > 0.0 ? scale : 1.0;
 }
 
@@ -167,6 +169,13 @@ Status MakePoint(HarmonicBalance& hb, const VecX& q, double omega, double level,
   return Status::Ok();
 }
 
+// Newton on the corrector; a model without unknowns (a linear system at a fixed
+// parameter, all DOFs condensed away) is solved as it is.
+solvers::NewtonResult Correct(solvers::NewtonSolver& newton, Corrector& corrector, VecX& x) {
+  if (corrector.size() == 0) return {};
+  return newton.Solve(corrector, x);
+}
+
 void Count(const solvers::NewtonResult& newton, ContinuationResult& result) {
   result.newton_iterations += newton.iterations;
   result.residual_evaluations += newton.residual_evaluations;
@@ -249,14 +258,12 @@ PeriodicResult SolvePeriodic(HarmonicBalance& hb, double omega, double level,
   Corrector corrector(hb, ContinuationParameter::kFrequency, level, scales);
   corrector.FixParameter(omega);
   VecX y = q / scales.q;
-  if (hb.num_unknowns() > 0) {
-    solvers::NewtonSolver newton(options.newton);
-    result.newton = newton.Solve(corrector, y);
-    if (!result.newton.status) {
-      result.status = result.newton.status;
-      result.seconds = Seconds(start);
-      return result;
-    }
+  solvers::NewtonSolver newton(options.newton);
+  result.newton = Correct(newton, corrector, y);
+  if (!result.newton.status) {
+    result.status = result.newton.status;
+    result.seconds = Seconds(start);
+    return result;
   }
   result.status = MakePoint(hb, scales.q * y, omega, level, options, result.point);
   result.point.newton_iterations = result.newton.iterations;
@@ -271,7 +278,6 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
     result.status = status;
     return result;
   }
-  JD_CHECK(hb.num_unknowns() > 0, "Continue: the system has no nonlinear unknowns");
   const ContinuationParameter parameter = options.parameter;
   const bool frequency = parameter == ContinuationParameter::kFrequency;
   const int n = hb.num_unknowns();
@@ -302,7 +308,7 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
   solvers::NewtonSolver newton(options.solve.newton);
   corrector.FixParameter(options.start);
   VecX y = q / scales.q;
-  solvers::NewtonResult solved = newton.Solve(corrector, y);
+  solvers::NewtonResult solved = Correct(newton, corrector, y);
   Count(solved, result);
   if (!solved.status) {
     return finish(Status::Failure("first point at " + AtParameter(parameter, options.start) + ": " +
@@ -333,7 +339,7 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
       // Automatic scale: follow the current point's largest coefficient, so that the step
       // is relative to the amplitude along curves spanning orders of magnitude (at least
       // kScaleFloor of the largest so far, where the response passes near zero).
-      const double current = scales.q * z.head(n).cwiseAbs().maxCoeff();
+      const double current = n > 0 ? scales.q * z.head(n).cwiseAbs().maxCoeff() : 0.0;
       largest = std::max(largest, current);
       const double q_s = std::max(current, kScaleFloor * largest);
       z.head(n) *= scales.q / q_s;
@@ -345,7 +351,7 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
     const VecX predicted = z + step * tangent;
     corrector.SetArc(tangent, predicted);
     z_new = predicted;
-    const solvers::NewtonResult corrected = newton.Solve(corrector, z_new);
+    const solvers::NewtonResult corrected = Correct(newton, corrector, z_new);
     Count(corrected, result);
     Status status = corrected.status;
     if (status) status = corrector.Tangent(z_new, tangent, tangent_new);
@@ -367,7 +373,7 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
       const double alpha = (options.end - p_old) / (p_new - p_old);
       VecX y_end = z.head(n) + alpha * (z_new.head(n) - z.head(n));
       corrector.FixParameter(options.end);
-      const solvers::NewtonResult last = newton.Solve(corrector, y_end);
+      const solvers::NewtonResult last = Correct(newton, corrector, y_end);
       Count(last, result);
       if (!last.status) {
         return finish(Status::Failure("last point at " + AtParameter(parameter, options.end) +

@@ -34,7 +34,7 @@ enum class Stability { kNotComputed, kStable, kUnstable };
 
 struct SolutionPoint {
   double omega = 0.0;  // excitation frequency [rad/s]
-  double level = 0.0;  // excitation level (factor on HarmonicSystem::excitation) [-]
+  double level = 0.0;  // excitation level (factor on the harmonic excitation terms) [-]
   MatX coefficients;   // all DOFs: row d = [c0, a1, b1, ...] of DOF d [m]
   int newton_iterations = 0;
   int periods = 0;             // most periods an element marched to close its loop

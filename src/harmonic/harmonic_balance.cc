@@ -208,12 +208,11 @@ void HarmonicBalance::AddLinear(const std::vector<Block>& blocks, const Coeffici
   const int n = layout.dofs;
   for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
     const Block& block = blocks[bi];
-    if (block.harmonic == 0) {  // static: real K over the c0 terms
+    if (block.harmonic == 0) {  // static: real K over the c0 terms, the force not leveled
       const auto q0 = q.segment(0, n);
-      residual.segment(0, n) += block.a.real() * q0 - level * block.b.real();
+      residual.segment(0, n) += block.a.real() * q0 - block.b.real();
       if (d_q != nullptr) d_q->block(0, 0, n, n) += block.a.real();
-      if (d_level != nullptr) d_level->segment(0, n) -= block.b.real();
-      continue;  // K and the static force do not depend on omega
+      continue;  // K and the static force depend neither on omega nor on the level
     }
     const int offset = layout.Index(0, BlockCoefficient(basis, static_cast<int>(bi)));
     // The (cos, sin) pairs of the n DOFs are interleaved in [offset, offset + 2 n).
@@ -345,7 +344,7 @@ Status HarmonicBalance::Recover(const VecX& q, double omega, double level, MatX&
                    ? std::complex<double>(q(layout_.Index(i, 0)), 0.0)
                    : std::complex<double>(q(layout_.Index(i, c)), -q(layout_.Index(i, c + 1)));
     }
-    const VecXc q_l = level * block.w - block.y * q_n;
+    const VecXc q_l = (block.harmonic == 0 ? 1.0 : level) * block.w - block.y * q_n;
     for (std::size_t l = 0; l < linear_dofs_.size(); ++l) {
       coefficients(linear_dofs_[l], c) = q_l(static_cast<int>(l)).real();
       if (block.harmonic != 0)

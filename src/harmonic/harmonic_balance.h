@@ -13,7 +13,8 @@
 // unknowns are the nonlinear DOFs' coefficients only; the linear DOFs are recovered with
 // Q_L = D_LL^-1 (F_L - D_LN Q_N). Without condensation the unknowns are all DOFs'.
 //
-// The residual R = A(omega) q + f_nl(q) - level b(omega) [N] and its derivatives with
+// The residual R = A(omega) q + f_nl(q) - b(omega, level) [N] (b linear in the level for
+// the harmonics, constant for the static term) and its derivatives with
 // respect to the unknowns (the AFT Jacobian of each element mapped from relative to
 // absolute coordinates, eq. 26-27), to omega and to the excitation level.
 // Dense matrices: meant for up to a few hundred DOFs per harmonic.
@@ -32,8 +33,9 @@ namespace jointdyn::harmonic {
 using MatXc = Eigen::MatrixXcd;
 using VecXc = Eigen::VectorXcd;
 
-// Excitation term at level 1: f = cos_amplitude cos(k omega t) + sin_amplitude sin(k omega t)
-// on one DOF (k = 0: a static force cos_amplitude).
+// Excitation term on one DOF: f = level (cos_amplitude cos(k omega t) + sin_amplitude
+// sin(k omega t)), or for k = 0 the static force cos_amplitude, which the excitation level
+// does not scale (a preload stays while the vibration level changes).
 struct ExcitationTerm {
   int dof = 0;
   int harmonic = 1;            // k [-], in the basis
@@ -54,7 +56,7 @@ struct HarmonicSystem {
   MatX mass;                               // M, n x n [kg]
   MatX damping;                            // C, n x n [N s/m]
   MatX stiffness;                          // K, n x n [N/m]
-  std::vector<ExcitationTerm> excitation;  // f_ext at level 1
+  std::vector<ExcitationTerm> excitation;  // f_ext (harmonic terms at level 1)
   std::vector<NonlinearElement> elements;
 };
 

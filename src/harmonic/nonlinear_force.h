@@ -7,12 +7,13 @@
 // displacements and velocities are sampled at N points of the period, the kernel is
 // marched through the samples with its history committed at each one (dt = T / N), the
 // period is repeated until the hysteresis loop closes (the force samples of two
-// consecutive periods agree), and the force samples of the last period are transformed
-// back. The march starts from the kernel's virgin history at the first sample of every
-// evaluation, so the coefficients are a function of the displacement coefficients.
+// consecutive periods agree; with the Jacobian also its rows below), and the force
+// samples of the last period are transformed back. The march starts from the kernel's virgin
+// history at the first sample of every evaluation, so the coefficients are a function of the
+// displacement coefficients.
 //
 // Jacobian. With x_j = E_j X the samples of the relative displacement and
-// r_dot_j = omega E'_j X (aft.h tables), the derivative of the force sample j is
+// r_dot_j = omega E'_j X (the Aft sample tables), the derivative of the force sample j is
 //   d f_j / d X = K_j E_j + omega C_j E'_j + (d f_j / d h_{j-1}) (d h_{j-1} / d X),
 // K_j and C_j the kernel's tangents, h the committed history, and the force coefficients'
 // Jacobian is the AFT forward transform of these rows (J = sum_j P_j d f_j / d X, the
@@ -26,7 +27,8 @@
 // Jacobian keeps only the local tangents, which for hysteretic laws is poor (the stick
 // phase looks stiff against a static offset): Newton's line search then often fails.
 // Kernels whose response depends on dt (rate-dependent laws) get d f / d omega by a
-// forward difference in omega.
+// forward difference in omega (relative step 1e-7: with the loops closed to
+// closure_tolerance its relative error is about closure_tolerance / 1e-7).
 #pragma once
 
 #include <memory>
@@ -86,6 +88,9 @@ class MarchedForce final : public NonlinearForce {
   // Marches until the loop closes; with `jacobian_rows`, the rows d f_j / d [X, omega] of
   // the last period (N x num_inputs() (nc num_inputs() + 1)).
   Status March(Aft& aft, double omega, const MatX& x, bool jacobian_rows);
+  // d h_j / d (h_{j-1}, r_j, r_dot_j) and d f_j / d h_{j-1} by central differences at
+  // (committed_, in) into sensitivity_.
+  void DifferenceSensitivity(const KernelInput& in);
 
   std::unique_ptr<PointKernel> kernel_;
   MarchOptions options_;
@@ -93,12 +98,8 @@ class MarchedForce final : public NonlinearForce {
   // Workspace.
   MatX r_, r_dot_;                   // N x nin samples
   MatX force_, previous_;            // N x nin
-  MatX rows_;                        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
+  MatX rows_, previous_rows_;        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
   MatX d_history_, d_history_next_;  // S x (m + 1)
-  // d h_j / d (h_{j-1}, r_j, r_dot_j) and d f_j / d h_{j-1} by central differences at
-  // (committed_, in) into sensitivity_.
-  void DifferenceSensitivity(const KernelInput& in);
-
   std::vector<double> committed_, trial_;
   HistorySensitivity sensitivity_;
   // Difference workspace: the largest |history| and |r|, |r_dot| met in the march.

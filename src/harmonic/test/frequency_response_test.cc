@@ -17,6 +17,7 @@
 #include "harmonic/test/describing_functions.h"
 #include "laws/coulomb.h"
 #include "laws/dahl_valanis.h"
+#include "laws/viscoelastic.h"
 
 namespace jointdyn::harmonic {
 namespace {
@@ -296,6 +297,54 @@ TEST(FrequencyResponse, LevelContinuationMatchesTheDescribingFunction) {
   }
   PrintSummary("Jenkins SDOF, level continuation", result, worst);
   EXPECT_NEAR(result.points.back().level, 2.0, 1e-12);
+}
+
+// A rate-dependent law: a Maxwell element (spring k_m in series with a damper c_m) to
+// ground, evaluated by the march with dt = T / N (the law's backward Euler). The discrete
+// march is linear, so harmonic balance reproduces its discrete transfer function exactly:
+// with z = e^{-i h}, h = 2 pi / N, the branch stress follows
+// sigma_j (1 / k_m + dt / c_m) = sigma_{j-1} / k_m + s_j - s_{j-1}, i.e. per first harmonic
+// G_h = (1 - z) / ((1 - z) / k_m + dt / c_m), against G = i w c_m k_m / (k_m + i w c_m) in
+// continuous time (difference O(h)). The history sensitivity is differenced (exact to
+// rounding for a linear law), so at a fixed frequency one Newton update from rest solves it
+// (the march's Jacobian rows must have closed too, not only its forces, which at rest are
+// zero from the start); the omega derivative (the dt dependence) is a forward difference.
+// The loop closes as e^{-T k_m / c_m} per period.
+TEST(FrequencyResponse, MaxwellElementMatchesItsDiscreteTransferFunction) {
+  const Sdof s{.c = 0.0, .p = 1.0};
+  const double k_m = 5e3, c_m = 50.0;
+  const int n = 256;
+  auto law = std::make_shared<laws::ViscoelasticLaw>(laws::MaxwellParams{.k = k_m, .c = c_m}, 1);
+  HarmonicBalance hb(
+      SdofSystem(s, std::make_unique<MarchedForce>(std::make_unique<TangentialKernel>(law, 1.0),
+                                                   MarchOptions{.closure_tolerance = 1e-13})),
+      {.basis = {.harmonics = 1}, .samples = n});
+  ContinuationOptions options = Sweep(60.0, 160.0);
+  const ContinuationResult result = Continue(hb, options);
+  ASSERT_TRUE(result.status) << result.status.message;
+  double worst = 0.0, continuous = 0.0;
+  for (const SolutionPoint& point : result.points) {
+    const double w = point.omega, dt = 2.0 * std::numbers::pi / (w * n);
+    const Complex z = std::polar(1.0, -2.0 * std::numbers::pi / n);
+    const Complex g_h = (1.0 - z) / ((1.0 - z) / k_m + dt / c_m);
+    const Complex g = Complex(0.0, w * c_m * k_m) / Complex(k_m, w * c_m);
+    const Complex x_h = s.p / (s.k - s.m * w * w + g_h);
+    worst = std::max(worst, std::abs(FirstHarmonic(point) - x_h) / std::abs(x_h));
+    continuous = std::max(
+        continuous, std::abs(FirstHarmonic(point) - s.p / (s.k - s.m * w * w + g)) / std::abs(x_h));
+  }
+  PrintSummary("Maxwell SDOF, H = 1, N = 256", result, worst);
+  std::printf("  against continuous time: %.2e (O(h), h = %.3f); periods per point %d\n",
+              continuous, 2.0 * std::numbers::pi / n, result.points.front().periods);
+  EXPECT_LT(worst, 1e-10);
+  EXPECT_LT(continuous, 2.0 * std::numbers::pi / n);
+  EXPECT_GT(result.points.front().periods, 3);
+  const VecX rest = VecX::Zero(hb.num_unknowns());
+  const PeriodicResult from_rest = SolvePeriodic(hb, 110.0, 1.0, PeriodicOptions{}, &rest);
+  ASSERT_TRUE(from_rest.status) << from_rest.status.message;
+  // One update solves it (to rounding); the second only confirms the increment test.
+  EXPECT_LT(from_rest.newton.residual_history.at(1), 1e-13);
+  EXPECT_EQ(from_rest.newton.iterations, 2);
 }
 
 // Newton's convergence with the AFT Jacobian, H = 5, N = 1024, printed for the report.

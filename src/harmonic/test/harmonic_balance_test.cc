@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "harmonic/continuation.h"
+#include "laws/contact_point.h"
 #include "laws/coulomb.h"
 
 namespace jointdyn::harmonic {
@@ -53,6 +54,17 @@ NonlinearElement Jenkins(double k_t, double f_s, int a, int b) {
       std::make_unique<MarchedForce>(std::make_unique<TangentialKernel>(law, 1.0), MarchOptions{}),
       {a},
       {b}};
+}
+
+// The seed 004 node-to-node element in 2D between DOFs (0, 1, 2) and (3, 4, 5): tangential
+// x, y and the normal approach, with a preload of 5 N.
+NonlinearElement Contact2d() {
+  const laws::NodeToNodeParams params{.k_t = 3e3, .k_n = 1e4, .mu = 0.3, .n0 = 5.0};
+  return {
+      std::make_unique<MarchedForce>(
+          std::make_unique<ContactKernel>(laws::MakeNodeToNodeElement(params, 2)), MarchOptions{}),
+      {0, 1, 2},
+      {3, 4, 5}};
 }
 
 PeriodicOptions Tight() {
@@ -101,6 +113,44 @@ TEST(HarmonicBalance, LinearElementMatchesTheDirectSolution) {
     }
     // The second harmonic is not excited and stays zero.
     EXPECT_LT(solved.point.coefficients.col(basis.CosIndex(1)).cwiseAbs().maxCoeff(), 1e-15);
+    // Half the level halves the harmonics; the static force is not scaled.
+    const PeriodicResult half = SolvePeriodic(hb, omega, 0.5, Tight());
+    ASSERT_TRUE(half.status) << half.status.message;
+    const MatX& full = solved.point.coefficients;
+    EXPECT_LT((half.point.coefficients.col(0) - full.col(0)).cwiseAbs().maxCoeff(),
+              1e-12 * full.col(0).cwiseAbs().maxCoeff());
+    EXPECT_LT(
+        (half.point.coefficients.rightCols(6) - 0.5 * full.rightCols(6)).cwiseAbs().maxCoeff(),
+        1e-12 * full.cwiseAbs().maxCoeff());
+  }
+}
+
+// Without nonlinear elements the condensed problem has no unknowns: the continuation
+// steps the frequency alone and recovers every point directly (compared with the complex
+// solution of the first harmonic at each frequency).
+TEST(HarmonicBalance, LinearSystemContinuesWithoutUnknowns) {
+  const HarmonicBasis basis{.harmonics = 3};
+  HarmonicSystem system = Chain(3);
+  const HarmonicSystem reference = Chain(3);
+  HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 16});
+  EXPECT_EQ(hb.num_unknowns(), 0);
+  ContinuationOptions options;
+  options.start = 20.0;
+  options.end = 200.0;
+  const ContinuationResult result = Continue(hb, options);
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_EQ(result.stop_reason, "reached the end");
+  EXPECT_GT(result.points.size(), 10u);
+  for (const SolutionPoint& point : result.points) {
+    const std::complex<double> i(0.0, 1.0);
+    const Eigen::MatrixXcd d = (reference.stiffness - point.omega * point.omega * reference.mass)
+                                   .cast<std::complex<double>>() +
+                               i * point.omega * reference.damping;
+    const Eigen::VectorXcd q = d.partialPivLu().solve(Eigen::VectorXcd::Unit(3, 0) * 2.0);
+    for (int dof = 0; dof < 3; ++dof) {
+      EXPECT_NEAR(point.coefficients(dof, 1), q(dof).real(), 1e-12 * q.norm());
+      EXPECT_NEAR(point.coefficients(dof, 2), -q(dof).imag(), 1e-12 * q.norm());
+    }
   }
 }
 
@@ -141,6 +191,34 @@ TEST(HarmonicBalance, DerivativesMatchCentralDifferences) {
   }
 }
 
+// The same for a three-component element (the 2D contact with normal load variation,
+// sliding and separating at this point): its Jacobian mapped from relative to absolute
+// coordinates (eq. 26-27) against central differences of the residual.
+TEST(HarmonicBalance, ContactElementDerivativesMatchCentralDifferences) {
+  const HarmonicBasis basis{.harmonics = 3};
+  HarmonicSystem system = Chain(7);
+  system.elements.push_back(Contact2d());
+  HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 256});
+  EXPECT_EQ(hb.num_unknowns(), 6 * basis.size());
+  const int n = hb.num_unknowns();
+  VecX q(n);
+  for (int i = 0; i < n; ++i) q(i) = 1e-3 * std::sin(1.0 + 3.0 * i);
+  VecX r, plus, minus;
+  MatX d_q;
+  ASSERT_TRUE(hb.Evaluate(q, 70.0, 1.0, r, &d_q, nullptr, nullptr));
+  MatX reference(n, n);
+  const double h = 1e-10;
+  for (int col = 0; col < n; ++col) {
+    VecX qp = q, qm = q;
+    qp(col) += h;
+    qm(col) -= h;
+    ASSERT_TRUE(hb.Evaluate(qp, 70.0, 1.0, plus, nullptr, nullptr, nullptr));
+    ASSERT_TRUE(hb.Evaluate(qm, 70.0, 1.0, minus, nullptr, nullptr, nullptr));
+    reference.col(col) = (plus - minus) / (2 * h);
+  }
+  EXPECT_LT((reference - d_q).cwiseAbs().maxCoeff(), 1e-6 * d_q.cwiseAbs().maxCoeff());
+}
+
 // Condensation changes the unknowns, not the solution: a chain of 6 masses with Jenkins
 // elements between masses 3 and 4 and from mass 5 to ground (both slipping), H = 3, solved
 // condensed (3 nonlinear DOFs) and over all 6 DOFs, agrees to 1e-10 of the largest
@@ -165,6 +243,71 @@ TEST(HarmonicBalance, CondensedAndFullSolutionsAgree) {
   std::printf("condensed vs full: %.2e of %.2e m (Newton iterations %d full, %d condensed)\n",
               difference, size, iterations[0], iterations[1]);
   EXPECT_LT(difference, 1e-10 * size);
+}
+
+// The same with the 2D contact element (normal load variation, static preload balanced by
+// the static term) in a chain of 9 DOFs: 6 nonlinear DOFs of 9.
+TEST(HarmonicBalance, CondensedAndFullSolutionsAgreeWithContact) {
+  const HarmonicBasis basis{.harmonics = 3};
+  MatX solutions[2];
+  for (bool condense : {false, true}) {
+    HarmonicSystem system = Chain(9);
+    system.excitation[0].cos_amplitude = 20.0;  // enough to slide and lift off
+    system.elements.push_back(Contact2d());
+    HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 256, .condense = condense});
+    const PeriodicResult solved = SolvePeriodic(hb, 150.0, 1.0, Tight());
+    ASSERT_TRUE(solved.status) << solved.status.message;
+    solutions[condense] = solved.point.coefficients;
+    std::printf("contact, %s: %d Newton iterations, %d periods\n", condense ? "condensed" : "full",
+                solved.newton.iterations, solved.point.periods);
+  }
+  // It does lift off (normal approach below -n0 / k_n = -0.5 mm) and slide (tangential
+  // motion beyond the stick range mu n0 / k_t = 0.5 mm).
+  Aft aft(basis, 256);
+  VecX normal(256), tangential(256);
+  aft.ToTime((solutions[1].row(2) - solutions[1].row(5)).transpose(), normal);
+  aft.ToTime((solutions[1].row(0) - solutions[1].row(3)).transpose(), tangential);
+  EXPECT_LT(normal.minCoeff(), -5e-4);
+  EXPECT_GT(tangential.maxCoeff() - tangential.minCoeff(), 2 * 5e-4);
+  const double size = solutions[0].cwiseAbs().maxCoeff();
+  EXPECT_LT((solutions[0] - solutions[1]).cwiseAbs().maxCoeff(), 1e-10 * size);
+}
+
+// A symmetric system (cubic springs, Jenkins elements, harmonic forcing, no static
+// force) keeps only odd harmonics: the odd-only basis (no static term, pairs 1, 3, 5)
+// gives the full basis's solution, whose even terms vanish.
+TEST(HarmonicBalance, OddOnlyBasisMatchesTheFullBasisForSymmetricSystems) {
+  MatX solutions[2];
+  for (bool odd : {false, true}) {
+    HarmonicSystem system = Chain(4);
+    system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = 3.0}};
+    system.elements.push_back(Polynomial({0.0, 0.0, 0.0, 1e12}, 1, 2));
+    system.elements.push_back(Jenkins(4e3, 0.3, 3, -1));
+    HarmonicBalance hb(std::move(system),
+                       {.basis = {.harmonics = 5, .odd_only = odd}, .samples = 256});
+    const PeriodicResult solved = SolvePeriodic(hb, 70.0, 1.0, Tight());
+    ASSERT_TRUE(solved.status) << solved.status.message;
+    solutions[odd] = solved.point.coefficients;
+  }
+  const HarmonicBasis full{.harmonics = 5};
+  const HarmonicBasis odd{.harmonics = 5, .odd_only = true};
+  const double size = solutions[0].cwiseAbs().maxCoeff();
+  for (int pair = 0; pair < odd.num_pairs(); ++pair) {  // harmonics 1, 3, 5
+    const int k = odd.PairHarmonic(pair);
+    for (int r = 0; r < 2; ++r) {
+      EXPECT_LT(
+          (solutions[1].col(odd.CosIndex(pair) + r) - solutions[0].col(full.CosIndex(k - 1) + r))
+              .cwiseAbs()
+              .maxCoeff(),
+          1e-10 * size);
+    }
+  }
+  // The third harmonic is there (the test is not trivially linear); even terms vanish.
+  EXPECT_GT(solutions[0].col(full.CosIndex(2)).cwiseAbs().maxCoeff(), 1e-4 * size);
+  for (int c :
+       {0, full.CosIndex(1), full.CosIndex(1) + 1, full.CosIndex(3), full.CosIndex(3) + 1}) {
+    EXPECT_LT(solutions[0].col(c).cwiseAbs().maxCoeff(), 1e-10 * size) << "coefficient " << c;
+  }
 }
 
 TEST(HarmonicBalance, InconsistentSystemsNameTheKey) {

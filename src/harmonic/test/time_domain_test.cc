@@ -1,0 +1,125 @@
+// Harmonic balance with many harmonics against the steady state of the time integration
+// engine (an independent computation of the same periodic motion): the issue asks for
+// the amplitude within 1 % for SDOF Jenkins and Coulomb friction with H >= 15.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numbers>
+
+#include "harmonic/continuation.h"
+#include "laws/coulomb.h"
+#include "laws/law_point.h"
+#include "time/integrator.h"
+
+namespace jointdyn::harmonic {
+namespace {
+
+// m x'' + c x' + k x + tau(x) = P cos(omega t), tau from a Coulomb law (c1, c2, F_s) in
+// whole-interface units (pressure 1 N), integrated in time.
+class FrictionSdof final : public time::SecondOrderSystem {
+ public:
+  FrictionSdof(double m, double c, double k, const laws::CoulombParams& law, double p, double omega)
+      : m_(MatX::Constant(1, 1, m).sparseView()),
+        c_(MatX::Constant(1, 1, c).sparseView()),
+        k_(k),
+        p_(p),
+        omega_(omega),
+        law_(law, 1),
+        point_(law_) {}
+
+  int size() const override { return 1; }
+  const solvers::SparseMatrix& mass() const override { return m_; }
+  const solvers::SparseMatrix& damping() const override { return c_; }
+  Status InternalForce(const time::StepPoint& point, VecX& f, solvers::SparseMatrix* stiffness,
+                       solvers::SparseMatrix*) override {
+    const double x = (*point.q)(0);
+    laws::TangentialResponse response;
+    if (Status status = point_.Trial({Vec2(x, 0.0), 1.0, point.dt}, response); !status) {
+      return status;
+    }
+    f(0) = k_ * x + response.traction.x();
+    if (stiffness) stiffness->coeffRef(0, 0) = k_ + response.d_traction_d_slip(0, 0);
+    return Status::Ok();
+  }
+  void ExternalForce(double t, VecX& f) const override { f(0) = p_ * std::cos(omega_ * t); }
+  void Commit() override { point_.Commit(); }
+  double StoredEnergy() const override { return 0.0; }
+
+ private:
+  solvers::SparseMatrix m_, c_;
+  double k_, p_, omega_;
+  laws::CoulombLaw law_;
+  laws::LawPoint point_;
+};
+
+// Largest |x| over the last period of a time integration started from rest.
+double TimeDomainAmplitude(double m, double c, double k, const laws::CoulombParams& law, double p,
+                           double omega, int periods, int steps_per_period) {
+  FrictionSdof system(m, c, k, law, p, omega);
+  time::IntegratorOptions options;
+  options.scheme = time::Scheme::kNewmark;  // average acceleration: no numerical damping
+  const double period = 2.0 * std::numbers::pi / omega;
+  options.t_end = periods * period;
+  options.dt = period / steps_per_period;
+  options.newton.residual_tolerance = 1e-10;
+  double largest = 0.0;
+  const time::TransientResult result = time::Integrate(
+      system, options, VecX::Zero(1), VecX::Zero(1), [&](const time::StepRecord& r) {
+        if (r.t > options.t_end - period) largest = std::max(largest, std::abs((*r.q)(0)));
+      });
+  EXPECT_TRUE(result.status) << result.status.message;
+  return largest;
+}
+
+// Largest |x(theta)| of the harmonic-balance solution on a fine grid.
+double HarmonicAmplitude(const SolutionPoint& point, const HarmonicBasis& basis) {
+  Aft aft(basis, 4096);
+  VecX x(4096);
+  aft.ToTime(point.coefficients.row(0).transpose(), x);
+  return x.cwiseAbs().maxCoeff();
+}
+
+TEST(TimeDomain, JenkinsAndCoulombSteadyStatesMatchHarmonicBalance) {
+  const double m = 1.0, c = 2.0, k = 1e4, p = 2.0;
+  const HarmonicBasis basis{.harmonics = 15};
+  struct Case {
+    const char* name;
+    laws::CoulombParams law;
+  };
+  for (const Case& test : {Case{"Jenkins", {5e3, 0.0, 1.0}}, Case{"Coulomb", {2e4, 2e3, 1.5}}}) {
+    for (double omega : {80.0, 100.0, 115.0}) {
+      HarmonicSystem system;
+      system.mass = MatX::Constant(1, 1, m);
+      system.damping = MatX::Constant(1, 1, c);
+      system.stiffness = MatX::Constant(1, 1, k);
+      system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
+      auto law = std::make_shared<laws::CoulombLaw>(test.law, 1);
+      system.elements.push_back({std::make_unique<MarchedForce>(
+                                     std::make_unique<TangentialKernel>(law, 1.0), MarchOptions{}),
+                                 {0},
+                                 {-1}});
+      HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 1024});
+      PeriodicOptions options;
+      options.newton.residual_tolerance = 1e-10;
+      options.newton.max_iterations = 50;
+      const PeriodicResult solved = SolvePeriodic(hb, omega, 1.0, options);
+      ASSERT_TRUE(solved.status) << solved.status.message;
+      const double hb_amplitude = HarmonicAmplitude(solved.point, basis);
+      // 250 periods from rest: the free motion decays at least like e^(-c t / 2m) (friction
+      // adds to it), by e^-13 or more at omega <= 115 rad/s.
+      const double td_amplitude = TimeDomainAmplitude(m, c, k, test.law, p, omega, 250, 400);
+      const double error = std::abs(hb_amplitude - td_amplitude) / td_amplitude;
+      std::printf(
+          "%s, omega %5.1f rad/s: HB (H = 15) %.6e m in %.1f ms (%d Newton), time "
+          "integration %.6e m: difference %.2e\n",
+          test.name, omega, hb_amplitude, 1e3 * solved.seconds, solved.newton.iterations,
+          td_amplitude, error);
+      EXPECT_LT(error, 1e-2);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace jointdyn::harmonic
