@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand(
       "run",
       "Run the analysis named by the model file's top-level `analysis:` key (hysteresis, "
-      "transient) and "
+      "transient, harmonic) and "
       "write CSV results, summary.json and a plot (SVG) into the output directory.\n"
       "Exit codes: 0 ok, 2 bad input, 3 numerical failure (partial results kept), 4 internal "
       "error.");

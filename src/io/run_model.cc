@@ -1,5 +1,6 @@
 #include "io/run_model.h"
 
+#include "io/harmonic_model.h"
 #include "io/hysteresis_model.h"
 #include "io/model_node.h"
 #include "io/transient_model.h"
@@ -8,13 +9,16 @@ namespace jointdyn::io {
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
   const ModelNode root = ModelNode::LoadFile(model.string());
-  enum class Analysis { kHysteresis, kTransient };
-  switch (root.Enum<Analysis>(
-      "analysis", {{"hysteresis", Analysis::kHysteresis}, {"transient", Analysis::kTransient}})) {
+  enum class Analysis { kHysteresis, kTransient, kHarmonic };
+  switch (root.Enum<Analysis>("analysis", {{"hysteresis", Analysis::kHysteresis},
+                                           {"transient", Analysis::kTransient},
+                                           {"harmonic", Analysis::kHarmonic}})) {
     case Analysis::kHysteresis:
       return RunHysteresisModel(root, out_dir);
     case Analysis::kTransient:
       return RunTransientModel(root, out_dir);
+    case Analysis::kHarmonic:
+      return RunHarmonicModel(root, out_dir);
   }
   return {};
 }

@@ -1,5 +1,6 @@
 // Every example model file runs to completion and writes a clean summary (per analysis:
-// non-negative loop dissipation, or the end time reached with non-negative dissipation);
+// non-negative loop dissipation, the end time reached with non-negative dissipation, or
+// every response curve computed to its end);
 // the three-parameter Coulomb example matches its closed-form loop energy.
 #include <gtest/gtest.h>
 
@@ -49,6 +50,14 @@ TEST_P(Example, RunsAndWritesACleanSummary) {
   const nlohmann::json summary = RunExample(GetParam());
   EXPECT_EQ(summary["status"], "ok");
   EXPECT_FALSE(HasNull(summary)) << "NaN or missing value in " << summary.dump(2);
+  if (summary["analysis"] == "harmonic") {
+    EXPECT_GT(summary["points"].get<int>(), 0);
+    for (const auto& curve : summary["curves"]) {
+      EXPECT_EQ(curve["stop_reason"], "reached the end");
+      EXPECT_EQ(curve["status"], "ok");
+    }
+    return;
+  }
   EXPECT_GT(summary["samples"].get<int>(), 0);
   if (summary["analysis"] == "hysteresis") {
     for (const double d : summary["dissipation_per_cycle"]) EXPECT_GE(d, -1e-9);
@@ -71,6 +80,8 @@ const auto kExampleName = [](const auto& info) {
 INSTANTIATE_TEST_SUITE_P(Hysteresis, Example, ::testing::ValuesIn(Examples("hysteresis")),
                          kExampleName);
 INSTANTIATE_TEST_SUITE_P(Transient, Example, ::testing::ValuesIn(Examples("transient")),
+                         kExampleName);
+INSTANTIATE_TEST_SUITE_P(Harmonic, Example, ::testing::ValuesIn(Examples("harmonic")),
                          kExampleName);
 
 TEST(ExampleCoulomb, LoopEnergyMatchesClosedForm) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "io/run_model.h"
+#include "io/test/read_csv.h"
 #include "io/test/test_paths.h"
 
 namespace jointdyn::io {
@@ -28,19 +29,9 @@ RunResult RunModel(const std::filesystem::path& model) {
   run.outcome = RunModelFile(model, out);
   std::ifstream summary(out / "summary.json");
   run.summary = nlohmann::json::parse(summary);
-  std::ifstream csv(out / "transient.csv");
-  std::string line, cell;
-  std::getline(csv, line);
-  std::vector<std::string> columns;
-  for (std::istringstream header(line); std::getline(header, cell, ',');) columns.push_back(cell);
-  while (std::getline(csv, line)) {
-    std::istringstream row(line);
-    for (const auto& column : columns) {
-      std::getline(row, cell, ',');
-      run.csv[column].push_back(std::stod(cell));
-    }
-    ++run.rows;
-  }
+  testing::CsvTable table = testing::ReadCsv(out / "transient.csv");
+  run.csv = std::move(table.columns);
+  run.rows = table.rows;
   return run;
 }
 

@@ -1,0 +1,370 @@
+#include "io/harmonic_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+#include "io/lumped_reader.h"
+#include "io/results.h"
+#include "io/svg_plot.h"
+
+namespace jointdyn::io {
+namespace {
+
+using harmonic::ContinuationParameter;
+using lumped::kGround;
+
+constexpr double kHz = 2.0 * std::numbers::pi;  // omega [rad/s] per frequency [Hz]
+
+// Friction elements with a normal law and contact elements are not supported: their normal
+// force varies over the period (harmonic::ContactKernel would need the normal DOF pair as
+// a second input; not wired yet).
+void CheckElements(const ModelNode& root, const lumped::LumpedModel& lm) {
+  const auto fail = [&](const std::string& name, const std::string& what) {
+    root.FailValue(name.starts_with("chain_ground") && root.Has("chain") ? "chain" : "elements",
+                   name,
+                   what +
+                       ": a harmonic analysis takes friction elements with a constant "
+                       "normal.pressure only (normal laws are not supported)");
+  };
+  for (const auto& e : lm.contacts) fail(e.name, "is a contact element");
+  for (const auto& e : lm.friction)
+    if (e.normal.kind != lumped::NormalSource::Kind::kPressure) fail(e.name, "has a normal law");
+}
+
+harmonic::HarmonicOptions ReadHarmonics(const ModelNode& node) {
+  harmonic::HarmonicOptions o;
+  o.basis.harmonics = node.Int("count", AtLeast(1));
+  o.basis.odd_only = node.Bool("odd_only", false);
+  if (o.basis.odd_only && o.basis.harmonics % 2 == 0)
+    node.FailValue("count", std::to_string(o.basis.harmonics), "must be odd with odd_only");
+  o.samples = node.Int("samples", o.samples, AtLeast(2 * o.basis.harmonics + 1));
+  o.condense = node.Bool("condense", o.condense);
+  node.Finish();
+  return o;
+}
+
+harmonic::ExcitationTerm ReadExcitation(const ModelNode& node, const DofTable& dofs,
+                                        const harmonic::HarmonicBasis& basis) {
+  harmonic::ExcitationTerm term;
+  term.dof = dofs.Read(node, "dof", false);
+  const double amplitude = node.Double("amplitude");
+  term.harmonic = node.Int("harmonic", 1, AtLeast(0));
+  if (!basis.Contains(term.harmonic))
+    node.FailValue("harmonic", std::to_string(term.harmonic),
+                   "is not in the basis (harmonics.count, harmonics.odd_only)");
+  if (term.harmonic == 0 && node.Has("phase_deg"))
+    node.FailValue("phase_deg", "", "a static force (harmonic 0) has no phase");
+  // amplitude cos(k omega t + phase) = a cos(k omega t) + b sin(k omega t).
+  const double phase = node.Double("phase_deg", 0.0) * std::numbers::pi / 180.0;
+  term.cos_amplitude = amplitude * std::cos(phase);
+  term.sin_amplitude = -amplitude * std::sin(phase);
+  node.Finish();
+  return term;
+}
+
+void ReadContinuation(const ModelNode& root, HarmonicModel& model) {
+  const ModelNode node = root.Map("continuation");
+  auto& o = model.continuation;
+  o.parameter = node.Enum<ContinuationParameter>(
+      "parameter",
+      {{"frequency", ContinuationParameter::kFrequency}, {"level", ContinuationParameter::kLevel}});
+  const bool frequency = o.parameter == ContinuationParameter::kFrequency;
+  const double unit = frequency ? kHz : 1.0;
+  o.start = node.Double("from", frequency ? Positive() : Any()) * unit;
+  o.end = node.Double("to", frequency ? Positive() : Any()) * unit;
+  if (o.end == o.start) node.FailValue("to", FormatValue(o.end / unit), "must differ from from");
+  if (node.Has(frequency ? "frequency" : "level"))
+    node.FailValue(frequency ? "frequency" : "level", "",
+                   "is the continuation parameter: give from and to");
+  if (frequency) {
+    if (root.Has("levels")) {
+      if (node.Has("level"))
+        node.FailValue("level", "", "give either continuation.level or levels");
+      model.levels = root.Doubles("levels");
+      if (model.levels.empty()) root.FailValue("levels", "", "must list at least one level");
+    } else {
+      model.levels = {node.Double("level", 1.0)};
+    }
+  } else {
+    if (root.Has("levels"))
+      root.FailValue("levels", "", "applies to continuation.parameter: frequency only");
+    o.fixed = node.Double("frequency", Positive()) * kHz;
+  }
+  o.initial_step = node.Double("initial_step", o.initial_step, Positive());
+  o.min_step = node.Double("min_step", std::min(o.min_step, o.initial_step), Positive());
+  if (o.min_step > o.initial_step)
+    node.FailValue("min_step", FormatValue(o.min_step),
+                   "must be <= initial_step = " + FormatValue(o.initial_step));
+  o.max_step = node.Double("max_step", std::max(o.max_step, o.initial_step), Positive());
+  if (o.max_step < o.initial_step)
+    node.FailValue("max_step", FormatValue(o.max_step),
+                   "must be >= initial_step = " + FormatValue(o.initial_step));
+  o.target_iterations = node.Int("target_iterations", o.target_iterations, AtLeast(1));
+  o.max_points = node.Int("max_points", o.max_points, AtLeast(2));
+  o.solve.stability = node.Bool("stability", false);
+  if (const auto newton = node.OptionalMap("newton")) {
+    auto& n = o.solve.newton;
+    n.residual_tolerance = newton->Double("residual_tolerance", n.residual_tolerance, Positive());
+    n.increment_tolerance =
+        newton->Double("increment_tolerance", n.increment_tolerance, Positive());
+    n.max_iterations = newton->Int("max_iterations", n.max_iterations, AtLeast(1));
+    newton->Finish();
+  }
+  node.Finish();
+  if (frequency) o.fixed = model.levels.front();
+  if (const Status status = o.Validate(); !status)
+    throw InputError("continuation", "", status.message).Located(root.file(), node.line(), "");
+}
+
+}  // namespace
+
+HarmonicModel ReadHarmonicModel(const ModelNode& root) {
+  HarmonicModel model;
+  model.title = root.String("title", "");
+  for (const std::string key : {"forces", "gravity"})
+    if (root.Has(key))
+      root.FailValue(key, "",
+                     "a harmonic analysis takes excitation (harmonic forces), not time-function "
+                     "forces");
+  LumpedStructure structure = ReadLumpedStructure(root, false);
+  model.lumped = std::move(structure.model);
+  const DofTable& dofs = structure.dofs;
+  CheckElements(root, model.lumped);
+  for (const ModelNode& node : root.OptionalMaps("polynomial_springs")) {
+    PolynomialSpring spring;
+    spring.a = dofs.Read(node, "a", false);
+    spring.b = dofs.ReadEnd(node, "b");
+    if (spring.a == spring.b) node.FailValue("b", dofs.name(spring.a), "must differ from a");
+    spring.coefficients = node.Doubles("coefficients");
+    if (spring.coefficients.empty())
+      node.FailValue("coefficients", "", "must list c0, c1, ... (N/m^p)");
+    node.Finish();
+    model.polynomial_springs.push_back(std::move(spring));
+  }
+
+  model.harmonics = ReadHarmonics(root.Map("harmonics"));
+  for (const ModelNode& node : root.Maps("excitation"))
+    model.excitation.push_back(ReadExcitation(node, dofs, model.harmonics.basis));
+  ReadContinuation(root, model);
+
+  const auto output = root.OptionalMap("output");
+  bool all = true;
+  if (output && output->Has("dofs")) {
+    model.output_dofs = dofs.ReadList(*output, "dofs", &all);
+  } else {
+    for (int i = 0; i < dofs.size(); ++i) model.output_dofs.push_back(i);
+  }
+  if (output) output->Finish();
+  root.Finish();
+  return model;
+}
+
+harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicModel& model) {
+  const auto& lm = model.lumped;
+  const int n = int(lm.dofs.size());
+  harmonic::HarmonicSystem system;
+  system.mass = MatX::Zero(n, n);
+  system.damping = MatX::Zero(n, n);
+  system.stiffness = MatX::Zero(n, n);
+  for (int i = 0; i < n; ++i) system.mass(i, i) = lm.dofs[i].mass;
+  const auto add = [](MatX& matrix, int a, int b, double value) {
+    matrix(a, a) += value;
+    if (b == kGround) return;
+    matrix(b, b) += value;
+    matrix(a, b) -= value;
+    matrix(b, a) -= value;
+  };
+  for (const auto& s : lm.springs) add(system.stiffness, s.a, s.b, s.k);
+  for (const auto& d : lm.dampers) add(system.damping, d.a, d.b, d.c);
+  system.excitation = model.excitation;
+  const auto element = [&](std::unique_ptr<harmonic::PointKernel> kernel, int a, int b) {
+    system.elements.push_back(
+        {std::make_unique<harmonic::MarchedForce>(std::move(kernel), harmonic::MarchOptions{}),
+         {a},
+         {b}});
+  };
+  // A non-positive pressure opens the element (lumped::NormalSource): no friction force.
+  for (const auto& f : lm.friction)
+    element(std::make_unique<harmonic::TangentialKernel>(
+                f.law, std::max(0.0, f.normal.pressure.Value(0.0))),
+            f.a, f.b);
+  for (const auto& s : model.polynomial_springs)
+    element(std::make_unique<harmonic::PolynomialKernel>(s.coefficients), s.a, s.b);
+  return system;
+}
+
+std::vector<std::string> HarmonicColumns(const HarmonicModel& model) {
+  std::vector<std::string> columns = {"level", "frequency_hz"};
+  const auto& basis = model.harmonics.basis;
+  for (const int d : model.output_dofs) {
+    const std::string& name = model.lumped.dofs[d].name;
+    if (basis.has_static()) columns.push_back("mean_" + name);
+    for (int p = 0; p < basis.num_pairs(); ++p) {
+      const std::string k = std::to_string(basis.PairHarmonic(p));
+      columns.push_back("amp_" + name + "_h" + k);
+      columns.push_back("phase_" + name + "_h" + k);
+    }
+  }
+  if (model.continuation.solve.stability) columns.push_back("stable");
+  columns.push_back("turning_point");
+  return columns;
+}
+
+namespace {
+
+// Amplitude [m] and phase [deg] of a cos + b sin = amplitude cos(theta + phase).
+std::pair<double, double> Polar(double a, double b) {
+  return {std::hypot(a, b), std::atan2(-b, a) * 180.0 / std::numbers::pi};
+}
+
+std::vector<double> Row(const HarmonicModel& model, const harmonic::SolutionPoint& point) {
+  std::vector<double> row = {point.level, point.omega / kHz};
+  const auto& basis = model.harmonics.basis;
+  for (const int d : model.output_dofs) {
+    if (basis.has_static()) row.push_back(point.coefficients(d, 0));
+    for (int p = 0; p < basis.num_pairs(); ++p) {
+      const int c = basis.CosIndex(p);
+      const auto [amplitude, phase] = Polar(point.coefficients(d, c), point.coefficients(d, c + 1));
+      row.push_back(amplitude);
+      row.push_back(phase);
+    }
+  }
+  if (model.continuation.solve.stability)
+    row.push_back(point.stability == harmonic::Stability::kStable ? 1.0 : 0.0);
+  row.push_back(point.turning_point ? 1.0 : 0.0);
+  return row;
+}
+
+// Amplitude of harmonic 1 of DOF d [m].
+double FirstHarmonic(const HarmonicModel& model, const harmonic::SolutionPoint& point, int d) {
+  const int c = model.harmonics.basis.CosIndex(0);
+  return std::hypot(point.coefficients(d, c), point.coefficients(d, c + 1));
+}
+
+}  // namespace
+
+RunOutcome RunHarmonicModel(const ModelNode& root, const std::filesystem::path& out_dir) {
+  const auto start = std::chrono::steady_clock::now();
+  const HarmonicModel model = ReadHarmonicModel(root);
+  harmonic::HarmonicSystem system = BuildHarmonicSystem(model);
+  harmonic::HarmonicOptions hb_options = model.harmonics;
+  // A linear model has no nonlinear DOFs to condense to: solve for all DOFs.
+  if (system.elements.empty()) hb_options.condense = false;
+  harmonic::HarmonicBalance hb(std::move(system), hb_options);
+  EnsureDirectory(out_dir);
+  CsvWriter csv(out_dir / "frequency_response.csv", HarmonicColumns(model));
+
+  const bool frequency = model.continuation.parameter == ContinuationParameter::kFrequency;
+  const std::vector<double> curves =
+      frequency ? model.levels : std::vector<double>{model.continuation.fixed};
+  const auto x_of = [&](const harmonic::SolutionPoint& point) {
+    return frequency ? point.omega / kHz : point.level;
+  };
+  const int first_dof = model.output_dofs.empty() ? -1 : model.output_dofs.front();
+  std::vector<PlotSpec> plots;
+  for (const int d : model.output_dofs) {
+    const std::string& name = model.lumped.dofs[d].name;
+    plots.push_back({model.title.empty() ? "Harmonic response of " + name : model.title,
+                     frequency ? "frequency f [Hz]" : "excitation level [-]",
+                     "amplitude of harmonic 1 of " + name + " [m]",
+                     false,
+                     false,
+                     {}});
+  }
+
+  Status status = Status::Ok();
+  nlohmann::json curve_summaries = nlohmann::json::array();
+  int points = 0, steps = 0, rejected = 0, turning = 0, iterations = 0, unstable = 0;
+  for (const double fixed : curves) {
+    harmonic::ContinuationOptions options = model.continuation;
+    options.fixed = fixed;
+    const harmonic::ContinuationResult result = harmonic::Continue(hb, options);
+    const std::string label =
+        frequency ? "level " + FormatValue(fixed) : "f = " + FormatValue(fixed / kHz) + " Hz";
+    double peak = 0.0, peak_x = 0.0;
+    for (size_t i = 0; i < plots.size(); ++i) {
+      PlotSeries curve{label, {}, {}, false, true}, marks{"", {}, {}, true, false};
+      for (const auto& point : result.points) {
+        const double y = FirstHarmonic(model, point, model.output_dofs[i]);
+        curve.x.push_back(x_of(point));
+        curve.y.push_back(y);
+        if (point.stability == harmonic::Stability::kUnstable) {
+          marks.x.push_back(x_of(point));
+          marks.y.push_back(y);
+        }
+      }
+      plots[i].series.push_back(std::move(curve));
+      if (!marks.x.empty()) {
+        marks.label = label + ": unstable";
+        plots[i].series.push_back(std::move(marks));
+      }
+    }
+    for (const auto& point : result.points) {
+      csv.Row(Row(model, point));
+      if (point.stability == harmonic::Stability::kUnstable) ++unstable;
+      if (first_dof >= 0 && FirstHarmonic(model, point, first_dof) > peak) {
+        peak = FirstHarmonic(model, point, first_dof);
+        peak_x = x_of(point);
+      }
+    }
+    nlohmann::json c = {{"points", result.points.size()},
+                        {"steps", result.steps},
+                        {"rejected_steps", result.rejected_steps},
+                        {"turning_points", result.turning_points},
+                        {"newton_iterations", result.newton_iterations},
+                        {"stop_reason", result.stop_reason},
+                        {"status", result.status ? "ok" : "failed"},
+                        {"seconds", result.seconds},
+                        {"peak_amplitude", peak}};
+    c[frequency ? "level" : "frequency_hz"] = frequency ? fixed : fixed / kHz;
+    c[frequency ? "peak_frequency_hz" : "peak_level"] = peak_x;
+    curve_summaries.push_back(std::move(c));
+    points += int(result.points.size());
+    steps += result.steps;
+    rejected += result.rejected_steps;
+    turning += result.turning_points;
+    iterations += result.newton_iterations;
+    if (!result.status) {
+      status = Status::Failure(label + ": " + result.status.message);
+      break;
+    }
+  }
+  if (points >= 2)
+    for (size_t i = 0; i < plots.size(); ++i)
+      WriteSvgPlot(plots[i], out_dir / ("amplitude_" +
+                                        model.lumped.dofs[model.output_dofs[i]].name + ".svg"));
+
+  nlohmann::json summary;
+  summary["analysis"] = "harmonic";
+  summary["model"] = root.file();
+  summary["title"] = model.title;
+  summary["status"] = status ? "ok" : "failed";
+  summary["message"] = status.message;
+  summary["dofs"] = hb.num_dofs();
+  summary["unknowns"] = hb.num_unknowns();
+  summary["elements"] = {{"springs", model.lumped.springs.size()},
+                         {"dampers", model.lumped.dampers.size()},
+                         {"friction", model.lumped.friction.size()},
+                         {"polynomial_springs", model.polynomial_springs.size()}};
+  summary["harmonics"] = model.harmonics.basis.harmonics;
+  summary["odd_only"] = model.harmonics.basis.odd_only;
+  summary["samples_per_period"] = model.harmonics.samples;
+  summary["parameter"] = frequency ? "frequency" : "level";
+  summary["curves"] = curve_summaries;
+  summary["points"] = points;
+  summary["steps"] = steps;
+  summary["rejected_steps"] = rejected;
+  summary["turning_points"] = turning;
+  summary["newton_iterations"] = iterations;
+  summary["unstable_points"] = unstable;
+  summary["wall_time_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RunOutcome outcome{bool(status), status.message, out_dir / "summary.json"};
+  WriteJson(outcome.summary, summary);
+  return outcome;
+}
+
+}  // namespace jointdyn::io
