@@ -14,22 +14,33 @@
 namespace jointdyn::io {
 namespace {
 
+// Runs tests/failing_models/<name>.yaml into a fresh directory; the outcome and the summary.
+struct FailedRun {
+  RunOutcome outcome;
+  nlohmann::json summary;
+  std::filesystem::path out;
+};
+
+FailedRun RunFailingModel(const std::string& name) {
+  FailedRun run;
+  run.out = std::filesystem::temp_directory_path() / ("jointdyn_failure_" + name);
+  std::filesystem::remove_all(run.out);
+  run.outcome = RunModelFile(
+      test_paths::SourceDir() / "tests" / "failing_models" / (name + ".yaml"), run.out);
+  std::ifstream in(run.out / "summary.json");
+  run.summary = nlohmann::json::parse(in);
+  EXPECT_FALSE(run.outcome.ok);
+  EXPECT_EQ(run.summary["status"], "failed");
+  EXPECT_EQ(run.summary["message"], run.outcome.message);
+  return run;
+}
+
 TEST(RunFailure, StopsCleanlyAndKeepsTheResultsSoFar) {
-  const auto model =
-      test_paths::SourceDir() / "tests" / "failing_models" / "exponential_overflow.yaml";
-  const auto out = std::filesystem::temp_directory_path() / "jointdyn_failure";
-  std::filesystem::remove_all(out);
-  const RunOutcome outcome = RunModelFile(model, out);
-  EXPECT_FALSE(outcome.ok);
+  const auto [outcome, summary, out] = RunFailingModel("exponential_overflow");
   EXPECT_EQ(outcome.message.rfind("exponential normal law gave a non-finite pressure at gap ", 0),
             0u)
       << outcome.message;
   EXPECT_NE(outcome.message.find(" m at t = "), std::string::npos) << outcome.message;
-
-  std::ifstream in(out / "summary.json");
-  const nlohmann::json summary = nlohmann::json::parse(in);
-  EXPECT_EQ(summary["status"], "failed");
-  EXPECT_EQ(summary["message"], outcome.message);
   const int samples = summary["samples"];
   EXPECT_GT(samples, 0);
   EXPECT_LT(samples, 201);
@@ -45,19 +56,9 @@ TEST(RunFailure, StopsCleanlyAndKeepsTheResultsSoFar) {
 // Jenkins element starts to slip (amplitude F_s / k_t = 0.2 mm); the stuck points before it
 // are kept, and the summary counts them.
 TEST(RunFailure, HarmonicKeepsThePointsBeforeTheFailure) {
-  const auto model =
-      test_paths::SourceDir() / "tests" / "failing_models" / "harmonic_step_below_min.yaml";
-  const auto out = std::filesystem::temp_directory_path() / "jointdyn_harmonic_failure";
-  std::filesystem::remove_all(out);
-  const RunOutcome outcome = RunModelFile(model, out);
-  EXPECT_FALSE(outcome.ok);
+  const auto [outcome, summary, out] = RunFailingModel("harmonic_step_below_min");
   EXPECT_EQ(outcome.message.rfind("level 1: continuation step below min_step at omega = ", 0), 0u)
       << outcome.message;
-
-  std::ifstream in(out / "summary.json");
-  const nlohmann::json summary = nlohmann::json::parse(in);
-  EXPECT_EQ(summary["status"], "failed");
-  EXPECT_EQ(summary["message"], outcome.message);
   EXPECT_EQ(summary["curves"][0]["status"], "failed");
   const int points = summary["points"];
   EXPECT_GT(points, 5);
