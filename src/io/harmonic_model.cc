@@ -250,10 +250,7 @@ RunOutcome RunHarmonicModel(const ModelNode& root, const std::filesystem::path& 
   const auto start = std::chrono::steady_clock::now();
   const HarmonicModel model = ReadHarmonicModel(root);
   harmonic::HarmonicSystem system = BuildHarmonicSystem(model);
-  harmonic::HarmonicOptions hb_options = model.harmonics;
-  // A linear model has no nonlinear DOFs to condense to: solve for all DOFs.
-  if (system.elements.empty()) hb_options.condense = false;
-  harmonic::HarmonicBalance hb(std::move(system), hb_options);
+  harmonic::HarmonicBalance hb(std::move(system), model.harmonics);
   EnsureDirectory(out_dir);
   CsvWriter csv(out_dir / "frequency_response.csv", HarmonicColumns(model));
 
