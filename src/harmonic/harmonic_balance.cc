@@ -378,6 +378,16 @@ Status HarmonicBalance::LinearizedSolution(double omega, double level, VecX& q) 
   if (n == 0) return Status::Ok();
   Eigen::PartialPivLU<MatX> lu;
   if (!FactorRegular(jacobian, lu)) {
+    // The static terms come first (harmonic-major layout): a free structure has a singular
+    // static stiffness whatever omega is.
+    const int dofs = static_cast<int>(unknown_dofs_.size());
+    Eigen::PartialPivLU<MatX> static_lu;
+    if (options_.basis.has_static() &&
+        !FactorRegular(MatX(jacobian.topLeftCorner(dofs, dofs)), static_lu)) {
+      return Status::Failure(
+          "the static (zeroth-harmonic) stiffness is singular: the structure is free or a "
+          "mechanism; support it, or use odd harmonics only (harmonics.odd_only: true)");
+    }
     return Status::Failure("the linearized harmonic-balance equations are singular at omega = " +
                            FormatValue(omega) + " rad/s (a resonance of the undamped system)");
   }

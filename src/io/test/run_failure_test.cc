@@ -75,5 +75,15 @@ TEST(RunFailure, HarmonicKeepsThePointsBeforeTheFailure) {
   EXPECT_GT(std::stod(cell), 1.9e-4);  // ... and close to slipping
 }
 
+// A free structure with the static term in the basis: the message names the cause (not a
+// resonance) and the fix.
+TEST(RunFailure, HarmonicFreeStructureNamesTheSingularStaticTerm) {
+  const auto [outcome, summary, out] = RunFailingModel("harmonic_free_structure_static_term");
+  EXPECT_NE(outcome.message.find("the static (zeroth-harmonic) stiffness is singular"),
+            std::string::npos)
+      << outcome.message;
+  EXPECT_NE(outcome.message.find("harmonics.odd_only: true"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace jointdyn::io
