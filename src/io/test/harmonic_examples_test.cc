@@ -135,8 +135,9 @@ TEST(HarmonicExamples, BoltedJointSoftensWithTheLevel) {
 // of the same model under analysis: transient (the forces 4 and 15 N cos(2 pi 20 t), a
 // test-side file): the first-harmonic amplitudes of x and y over the last period of 3 s
 // (60 periods, the free response decays as exp(-5 t)) by the rectangle rule on 1000
-// samples. The contact separates in every period (p_contact reaches 0). Measured
-// difference 6e-5 (x and y); the bound is the 1 %.
+// samples. The friction contact (at gap0 != 0) separates in every period (p_contact reaches
+// 0) and the stop (a contact element) closes (p_stop > 0). Measured difference 6e-5 (x)
+// and 8e-6 (y); the bound is the 1 %.
 TEST(HarmonicExamples, NodeToNodeContactMatchesTheTransientSteadyState) {
   const auto dir = std::filesystem::temp_directory_path() / "jointdyn_harmonic" / "n2n_check";
   std::filesystem::create_directories(dir);
@@ -169,7 +170,7 @@ TEST(HarmonicExamples, NodeToNodeContactMatchesTheTransientSteadyState) {
   ASSERT_EQ(hb.columns.at("frequency_hz")[0], 20.0);
   const int samples = 1000;  // one period of 0.05 s at dt = 5e-5 s
   ASSERT_GT(tr.rows, size_t(samples));
-  double min_pressure = 1e300;
+  double min_pressure = 1e300, max_stop = 0.0;
   for (const std::string dof : {"x", "y"}) {
     double a = 0.0, b = 0.0;
     for (size_t i = tr.rows - 1 - samples; i < tr.rows - 1; ++i) {
@@ -177,6 +178,7 @@ TEST(HarmonicExamples, NodeToNodeContactMatchesTheTransientSteadyState) {
       a += tr.columns.at("q_" + dof)[i] * std::cos(phase) * 2.0 / samples;
       b += tr.columns.at("q_" + dof)[i] * std::sin(phase) * 2.0 / samples;
       min_pressure = std::min(min_pressure, tr.columns.at("p_contact")[i]);
+      max_stop = std::max(max_stop, tr.columns.at("p_stop")[i]);
     }
     const double reference = std::hypot(a, b);
     const double error = std::abs(hb.columns.at("amp_" + dof + "_h1")[0] - reference) / reference;
@@ -185,6 +187,7 @@ TEST(HarmonicExamples, NodeToNodeContactMatchesTheTransientSteadyState) {
     EXPECT_LT(error, 0.01) << dof;
   }
   EXPECT_EQ(min_pressure, 0.0);  // separation
+  EXPECT_GT(max_stop, 0.1);      // the stop closes [N]
 }
 
 }  // namespace
