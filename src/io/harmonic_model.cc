@@ -5,10 +5,14 @@
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <string>
 
+#include "harmonic/point_kernel.h"
 #include "io/lumped_reader.h"
 #include "io/results.h"
 #include "io/svg_plot.h"
+#include "laws/contact_point.h"
+#include "laws/normal_law.h"
 
 namespace jointdyn::io {
 namespace {
@@ -18,21 +22,81 @@ using lumped::kGround;
 
 constexpr double kHz = 2.0 * std::numbers::pi;  // omega [rad/s] per frequency [Hz]
 
-// Friction elements with a normal law and contact elements are not supported: their normal
-// force varies over the period (harmonic::ContactKernel would need the normal DOF pair as
-// a second input; not wired yet).
+// A friction element whose normal force comes from a normal law at a prescribed gap is
+// not supported (a constant gap is a constant pressure: give normal.pressure).
 void CheckElements(const ModelNode& root, const lumped::LumpedModel& lm) {
-  const auto fail = [&](const std::string& name, const std::string& what) {
-    root.FailValue(name.starts_with("chain_ground") && root.Has("chain") ? "chain" : "elements",
-                   name,
-                   what +
-                       ": a harmonic analysis takes friction elements with a constant "
-                       "normal.pressure only (normal laws are not supported)");
-  };
-  for (const auto& e : lm.contacts) fail(e.name, "is a contact element");
   for (const auto& e : lm.friction)
-    if (e.normal.kind != lumped::NormalSource::Kind::kPressure) fail(e.name, "has a normal law");
+    if (e.normal.kind == lumped::NormalSource::Kind::kGapFunction)
+      root.FailValue(e.name.starts_with("chain_ground") && root.Has("chain") ? "chain" : "elements",
+                     e.name,
+                     "has a normal law at a prescribed gap: a harmonic analysis takes "
+                     "normal.pressure or a normal DOF pair (normal.a, normal.b)");
 }
+
+// harmonic::ContactKernel with the gap at r = 0 shifted to gap0: its last input r is the
+// approach at gap0 = 0 (lumped sign convention: q_b - q_a of the normal pair) and the
+// kernel sees v = r - gap0, so that g = -v = gap0 + q_a - q_b (lumped/elements.h).
+class GapOffsetKernel final : public harmonic::PointKernel {
+ public:
+  GapOffsetKernel(laws::ContactPoint point, double gap0) : kernel_(std::move(point)), gap0_(gap0) {}
+
+  int num_inputs() const override { return kernel_.num_inputs(); }
+  int state_size() const override { return kernel_.state_size(); }
+  bool dt_dependent() const override { return kernel_.dt_dependent(); }
+  bool uses_rates() const override { return kernel_.uses_rates(); }
+  void InitState(std::span<double> state) const override { kernel_.InitState(state); }
+  Status Evaluate(const harmonic::KernelInput& in, std::span<const double> committed,
+                  std::span<double> trial, harmonic::KernelResponse& out) const override {
+    return kernel_.Evaluate(Shifted(in), committed, trial, out);
+  }
+  bool has_history_sensitivity() const override { return kernel_.has_history_sensitivity(); }
+  void Sensitivity(const harmonic::KernelInput& in, std::span<const double> committed,
+                   const harmonic::KernelResponse& response,
+                   harmonic::HistorySensitivity& out) const override {
+    kernel_.Sensitivity(Shifted(in), committed, response, out);
+  }
+
+ private:
+  harmonic::KernelInput Shifted(harmonic::KernelInput in) const {
+    in.r(in.r.size() - 1) -= gap0_;
+    return in;
+  }
+
+  harmonic::ContactKernel kernel_;
+  double gap0_;  // [m]
+};
+
+// A normal law alone (a contact element): one input r = q_b - q_a [m] of the element's
+// ends, gap g = gap0 - r, force p(g, g_dot) >= 0 [N] on b (and -p on a), memoryless.
+class NormalKernel final : public harmonic::PointKernel {
+ public:
+  NormalKernel(std::shared_ptr<const laws::NormalLaw> law, double gap0)
+      : law_(std::move(law)), gap0_(gap0) {}
+
+  int num_inputs() const override { return 1; }
+  int state_size() const override { return 0; }
+  bool dt_dependent() const override { return false; }
+  bool uses_rates() const override { return true; }
+  void InitState(std::span<double>) const override {}
+  Status Evaluate(const harmonic::KernelInput& in, std::span<const double>, std::span<double>,
+                  harmonic::KernelResponse& out) const override {
+    const laws::NormalResponse p = law_->Evaluate(gap0_ - in.r(0), -in.r_dot(0));
+    if (!std::isfinite(p.pressure) || !std::isfinite(p.d_pressure_d_gap) ||
+        !std::isfinite(p.d_pressure_d_gap_rate))
+      return Status::Failure("normal law " + std::string(law_->type()) +
+                             ": the pressure or its tangent is not finite at gap " +
+                             std::to_string(gap0_ - in.r(0)) + " m");
+    out.force.setConstant(1, p.pressure);
+    out.d_force_d_r.setConstant(1, 1, -p.d_pressure_d_gap);
+    out.d_force_d_r_dot.setConstant(1, 1, -p.d_pressure_d_gap_rate);
+    out.state = p.pressure > 0.0 ? laws::ContactState::kStick : laws::ContactState::kOpen;
+    return Status::Ok();
+  }
+
+ private:
+  std::shared_ptr<const laws::NormalLaw> law_;
+  double gap0_;  // [m]
+};
 
 harmonic::HarmonicOptions ReadHarmonics(const ModelNode& node) {
   harmonic::HarmonicOptions o;
@@ -180,19 +244,32 @@ harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicModel& model) {
   for (const auto& s : lm.springs) add(system.stiffness, s.a, s.b, s.k);
   for (const auto& d : lm.dampers) add(system.damping, d.a, d.b, d.c);
   system.excitation = model.excitation;
-  const auto element = [&](std::unique_ptr<harmonic::PointKernel> kernel, int a, int b) {
+  // One component per input: from dof_a[i] to dof_b[i].
+  const auto element = [&](std::unique_ptr<harmonic::PointKernel> kernel, std::vector<int> dof_a,
+                           std::vector<int> dof_b) {
     system.elements.push_back(
         {std::make_unique<harmonic::MarchedForce>(std::move(kernel), harmonic::MarchOptions{}),
-         {a},
-         {b}});
+         std::move(dof_a), std::move(dof_b)});
   };
   // A non-positive pressure opens the element (lumped::NormalSource): no friction force.
-  for (const auto& f : lm.friction)
-    element(std::make_unique<harmonic::TangentialKernel>(
-                f.law, std::max(0.0, f.normal.pressure.Value(0.0))),
-            f.a, f.b);
+  // A normal DOF pair enters as the kernel's second component from normal.b to normal.a
+  // (r = q_b - q_a, the approach at gap0 = 0), so that the normal force p acts as -p on
+  // normal.a and +p on normal.b like in the time domain (lumped/elements.h).
+  for (const auto& f : lm.friction) {
+    if (f.normal.kind == lumped::NormalSource::Kind::kGapDofs) {
+      element(
+          std::make_unique<GapOffsetKernel>(laws::ContactPoint(f.normal.law, f.law), f.normal.gap0),
+          {f.a, f.normal.b}, {f.b, f.normal.a});
+    } else {
+      element(std::make_unique<harmonic::TangentialKernel>(
+                  f.law, std::max(0.0, f.normal.pressure.Value(0.0))),
+              {f.a}, {f.b});
+    }
+  }
+  for (const auto& c : lm.contacts)
+    element(std::make_unique<NormalKernel>(c.law, c.gap0), {c.b}, {c.a});
   for (const auto& s : model.polynomial_springs)
-    element(std::make_unique<harmonic::PolynomialKernel>(s.coefficients), s.a, s.b);
+    element(std::make_unique<harmonic::PolynomialKernel>(s.coefficients), {s.a}, {s.b});
   return system;
 }
 
@@ -345,6 +422,7 @@ RunOutcome RunHarmonicModel(const ModelNode& root, const std::filesystem::path& 
   summary["elements"] = {{"springs", model.lumped.springs.size()},
                          {"dampers", model.lumped.dampers.size()},
                          {"friction", model.lumped.friction.size()},
+                         {"contacts", model.lumped.contacts.size()},
                          {"polynomial_springs", model.polynomial_springs.size()}};
   summary["harmonics"] = model.harmonics.basis.harmonics;
   summary["odd_only"] = model.harmonics.basis.odd_only;

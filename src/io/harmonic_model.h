@@ -41,7 +41,9 @@ struct HarmonicModel {
 HarmonicModel ReadHarmonicModel(const ModelNode& root);
 
 // M, C, K from the masses, springs and dampers; friction elements as tangential-law
-// kernels at their constant normal force; polynomial springs as polynomial kernels.
+// kernels at their constant normal force or, with a normal DOF pair, as contact kernels
+// (tangential pair + normal pair); contact elements as normal-law kernels; polynomial
+// springs as polynomial kernels.
 harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicModel& model);
 
 // The columns of frequency_response.csv: level, frequency [Hz], per output DOF mean_<dof>
