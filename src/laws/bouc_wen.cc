@@ -88,11 +88,6 @@ bool SolveRadius(double c, double q, double r_g, double n, RadialUpdate& u) {
   return std::isfinite(u.rho_c) && std::isfinite(u.rho_q) && std::isfinite(u.rho_r);
 }
 
-Status Failure(std::string_view type, const char* what, const Vec2& s, double p) {
-  return Status::Failure(std::string(type) + ": " + what + " at slip (" + FormatValue(s.x()) +
-                         ", " + FormatValue(s.y()) + ") m, pressure " + FormatValue(p) + " Pa");
-}
-
 }  // namespace
 
 BoucWenLaw::BoucWenLaw(std::string_view type, double c1, double c2, double mu, double n, int dim)
@@ -128,7 +123,7 @@ Status BoucWenLaw::Evaluate(const TangentialInput& in, std::span<const double> c
     const double q = c1_ * t_hat.dot(ds);
     RadialUpdate u;
     if (!(q > 0.0) || !SolveRadius(c, q, r_g, n_, u))
-      return Failure(type_, "local Newton for the loading branch failed", s, in.pressure);
+      return IncrementFailure(type_, "local Newton for the loading branch failed", s, in.pressure);
     z = u.rho * t_hat;
     const Mat2 proj = Mat2::Identity() - t_hat * t_hat.transpose();
     // dc = c1 t_hat^T, dq = c1 t_hat^T + c1^2 (proj ds)^T / c, d t_hat = c1 proj / c.
@@ -140,7 +135,7 @@ Status BoucWenLaw::Evaluate(const TangentialInput& in, std::span<const double> c
     if (r_g == 0.0 || Power(u.rho / r_g, n_) > 0.5) out.state = ContactState::kSlip;
   }
   if (!FinishSliderIncrement(c1_, c2_, mu_, increment, z, dz_ds, dz_dr, trial, out))
-    return Failure(type_, "non-finite traction or tangent", s, in.pressure);
+    return IncrementFailure(type_, "non-finite traction or tangent", s, in.pressure);
   return Status::Ok();
 }
 

@@ -61,11 +61,6 @@ bool SolveProjected(double w_n, double q, double r_g, double beta, ProjectedUpda
   return true;
 }
 
-Status Failure(std::string_view type, const char* what, const Vec2& s, double p) {
-  return Status::Failure(std::string(type) + ": " + what + " at slip (" + FormatValue(s.x()) +
-                         ", " + FormatValue(s.y()) + ") m, pressure " + FormatValue(p) + " Pa");
-}
-
 }  // namespace
 
 DahlValanisLaw::DahlValanisLaw(const DahlParams& params, int dim)
@@ -105,7 +100,8 @@ Status DahlValanisLaw::Evaluate(const TangentialInput& in, std::span<const doubl
     const double q = c1_ * length;
     ProjectedUpdate u;
     if (!SolveProjected(e.dot(z_n), q, r_g, beta_, u))
-      return Failure(type_, "degenerate projected update (zero slip limit)", s, in.pressure);
+      return IncrementFailure(type_, "degenerate projected update (zero slip limit)", s,
+                              in.pressure);
     const double den = u.m + q;
     z = (u.m * z_n + r_g * q * e) / den;
     const Mat2 proj = Mat2::Identity() - e * e.transpose();
@@ -121,7 +117,7 @@ Status DahlValanisLaw::Evaluate(const TangentialInput& in, std::span<const doubl
     if ((2.0 - beta_) * u.w >= r_g) out.state = ContactState::kSlip;
   }
   if (!FinishSliderIncrement(c1_, c2_, mu_, increment, z, dz_ds, dz_dr, trial, out))
-    return Failure(type_, "non-finite traction or tangent", s, in.pressure);
+    return IncrementFailure(type_, "non-finite traction or tangent", s, in.pressure);
   return Status::Ok();
 }
 

@@ -54,6 +54,12 @@ inline bool BeginIncrement(int dim, const TangentialInput& in, std::span<const d
   return false;
 }
 
+// A failed increment of a law, naming the law, what failed, the slip and the pressure.
+inline Status IncrementFailure(std::string_view type, const char* what, const Vec2& s, double p) {
+  return Status::Failure(std::string(type) + ": " + what + " at slip (" + FormatValue(s.x()) +
+                         ", " + FormatValue(s.y()) + ") m, pressure " + FormatValue(p) + " Pa");
+}
+
 // Completes the response of a slider law with a parallel spring (Dahl/Valanis, Bouc-Wen/
 // Masing): traction z + c2 s, masked tangents from dz/ds and dz/dR_G (R_G = mu p),
 // stored energy |z|^2 / (2 c1) + c2 |s|^2 / 2, and z into the trial history. Returns false
