@@ -229,38 +229,13 @@ TEST(BoucWen, VanishingSlipLimitIsSafe) {
     for (double n : {1.0, 2.0, 8.0}) {
       for (const BoucWenLaw& law : {BoucWenLaw(WithN(n), dim), BoucWenLaw(MasingWithN(n), dim)}) {
         for (double p : tiny) {
-          const double r_g = law.mu() * p;
-          LawPoint point(law);
-          for (int i = 0; i <= 20; ++i) {
-            TangentialResponse r;
-            const Vec2 s = (i < 10 ? i : 20 - i) * 1e-7 * e;
-            const Status status = point.Step({s, p, 1e-3}, r);
-            ASSERT_TRUE(status.ok) << status.message;
-            EXPECT_LE((r.traction - law.c2() * s).norm(), r_g * (1 + 1e-12))
-                << law.type() << " n " << n << " p " << p;
-            EXPECT_TRUE(r.d_traction_d_slip.allFinite() && r.d_traction_d_pressure.allFinite());
-          }
-          LawPoint loaded(law);
-          TangentialResponse r;
-          ASSERT_TRUE(loaded.Step({1e-5 * e, kPressure, 1e-3}, r).ok);
-          const double z_n = (r.traction - law.c2() * 1e-5 * e).norm();
-          const Vec2 s = (1e-5 + 1e-7) * e;
-          const Status status = loaded.Trial({s, p, 1e-3}, r);
-          ASSERT_TRUE(status.ok) << status.message;
-          const double q = law.c1() * 1e-7;
-          EXPECT_LE((r.traction - law.c2() * s).norm(), r_g * (1.0 + z_n / q) * (1 + 1e-12))
-              << law.type() << " n " << n << " p " << p;
-          EXPECT_TRUE(r.d_traction_d_slip.allFinite() && r.d_traction_d_pressure.allFinite());
+          paths::ExpectSafeFromVirginAtTinyPressure(law, e, p, 1e-12);
+          paths::ExpectSafeAfterPressureDrop(law, e, kPressure, p, 1e-7);
         }
       }
     }
-    const BoucWenLaw frictionless(BoucWenParams{.c1 = 2e11, .c2 = 1e9, .mu = 0.0, .n = 2.0}, dim);
-    LawPoint point(frictionless);
-    for (int i = 0; i <= 4; ++i) {
-      TangentialResponse r;
-      ASSERT_TRUE(point.Step({i * 1e-6 * e, kPressure, 1e-3}, r).ok);
-      EXPECT_EQ(r.traction, Vec2(1e9 * (i * 1e-6 * e)));
-    }
+    paths::ExpectFrictionlessIsTheParallelSpring(
+        BoucWenLaw(BoucWenParams{.c1 = 2e11, .c2 = 1e9, .mu = 0.0, .n = 2.0}, dim), e, kPressure);
   }
 }
 

@@ -300,42 +300,15 @@ TEST(DahlValanis, VanishingSlipLimitIsSafe) {
     const Vec2 e = dim == 1 ? Vec2(1.0, 0.0) : kDirection;
     for (const DahlValanisLaw& law : {DahlValanisLaw(kDahl, dim), DahlValanisLaw(kValanis, dim)}) {
       for (double p : tiny) {
-        const double r_g = law.mu() * p;
-        // From the virgin state: |z| <= R_G on every step.
-        LawPoint point(law);
-        for (int i = 0; i <= 20; ++i) {
-          TangentialResponse r;
-          const Vec2 s = (i < 10 ? i : 20 - i) * 1e-7 * e;
-          const Status status = point.Step({s, p, 1e-3}, r);
-          ASSERT_TRUE(status.ok) << status.message;
-          EXPECT_LE((r.traction - law.c2() * s).norm(), r_g) << law.type() << " p " << p;
-          EXPECT_TRUE(r.d_traction_d_slip.allFinite() && r.d_traction_d_pressure.allFinite());
-        }
-        // Loaded to saturation at 1e6 Pa, then the pressure drops to p while slipping on.
-        LawPoint loaded(law);
-        TangentialResponse r;
-        ASSERT_TRUE(loaded.Step({1e-5 * e, kPressure, 1e-3}, r).ok);
-        const double z_n = (r.traction - law.c2() * 1e-5 * e).norm();
+        paths::ExpectSafeFromVirginAtTinyPressure(law, e, p, 0.0);
         for (double ds : {1e-7, -1e-7}) {
           if (law.beta() > 0.0 && ds < 0.0) continue;  // Valanis reverses with stiffness c1/beta
-          const Vec2 s = (1e-5 + ds) * e;
-          const Status status = loaded.Trial({s, p, 1e-3}, r);
-          ASSERT_TRUE(status.ok) << status.message;
-          const double q = law.c1() * std::abs(ds);
-          EXPECT_LE((r.traction - law.c2() * s).norm(), r_g * (1.0 + z_n / q) * (1 + 1e-12))
-              << law.type() << " p " << p << " ds " << ds;
-          EXPECT_TRUE(r.d_traction_d_slip.allFinite() && r.d_traction_d_pressure.allFinite());
+          paths::ExpectSafeAfterPressureDrop(law, e, kPressure, p, ds);
         }
       }
     }
-    // mu = 0: R_G = 0 exactly, the traction is exactly c2 s.
-    const DahlValanisLaw frictionless(DahlParams{.c1 = 2e11, .c2 = 1e9, .mu = 0.0}, dim);
-    LawPoint point(frictionless);
-    for (int i = 0; i <= 4; ++i) {
-      TangentialResponse r;
-      ASSERT_TRUE(point.Step({i * 1e-6 * e, kPressure, 1e-3}, r).ok);
-      EXPECT_EQ(r.traction, Vec2(1e9 * (i * 1e-6 * e)));
-    }
+    paths::ExpectFrictionlessIsTheParallelSpring(
+        DahlValanisLaw(DahlParams{.c1 = 2e11, .c2 = 1e9, .mu = 0.0}, dim), e, kPressure);
   }
 }
 

@@ -80,4 +80,52 @@ inline double ObservedOrder(double error_coarse, double error_fine) {
   return std::log2(error_coarse / error_fine);
 }
 
+// Vanishing slip limit R_G = mu p (p -> 0+), shared by the slider laws (c1(), c2(), mu()):
+// from the virgin state, a slip excursion of 1e-7 m steps keeps the slider traction
+// |tau - c2 s| within R_G (1 + rel), with finite tangents.
+template <class Law>
+void ExpectSafeFromVirginAtTinyPressure(const Law& law, const Vec2& e, double p, double rel) {
+  const double r_g = law.mu() * p;
+  LawPoint point(law);
+  for (int i = 0; i <= 20; ++i) {
+    TangentialResponse r;
+    const Vec2 s = (i < 10 ? i : 20 - i) * 1e-7 * e;
+    const Status status = point.Step({s, p, 1e-3}, r);
+    ASSERT_TRUE(status.ok) << status.message;
+    EXPECT_LE((r.traction - law.c2() * s).norm(), r_g * (1 + rel)) << law.type() << " p " << p;
+    EXPECT_TRUE(r.d_traction_d_slip.allFinite() && r.d_traction_d_pressure.allFinite());
+  }
+}
+
+// Loaded to saturation at `loaded_pressure` (slip 1e-5 m along e), then the pressure drops
+// to p while the slip moves on by ds: the slider traction stays within
+// R_G (1 + |z_n| / q) with q = c1 |ds|, and the tangents stay finite.
+template <class Law>
+void ExpectSafeAfterPressureDrop(const Law& law, const Vec2& e, double loaded_pressure, double p,
+                                 double ds) {
+  const double r_g = law.mu() * p;
+  LawPoint loaded(law);
+  TangentialResponse r;
+  ASSERT_TRUE(loaded.Step({1e-5 * e, loaded_pressure, 1e-3}, r).ok);
+  const double z_n = (r.traction - law.c2() * 1e-5 * e).norm();
+  const Vec2 s = (1e-5 + ds) * e;
+  const Status status = loaded.Trial({s, p, 1e-3}, r);
+  ASSERT_TRUE(status.ok) << status.message;
+  const double q = law.c1() * std::abs(ds);
+  EXPECT_LE((r.traction - law.c2() * s).norm(), r_g * (1.0 + z_n / q) * (1 + 1e-12))
+      << law.type() << " p " << p << " ds " << ds;
+  EXPECT_TRUE(r.d_traction_d_slip.allFinite() && r.d_traction_d_pressure.allFinite());
+}
+
+// mu = 0: R_G = 0 exactly, the traction is exactly the parallel spring c2 s.
+template <class Law>
+void ExpectFrictionlessIsTheParallelSpring(const Law& law, const Vec2& e, double pressure) {
+  LawPoint point(law);
+  for (int i = 0; i <= 4; ++i) {
+    TangentialResponse r;
+    ASSERT_TRUE(point.Step({i * 1e-6 * e, pressure, 1e-3}, r).ok);
+    EXPECT_EQ(r.traction, Vec2(law.c2() * (i * 1e-6 * e)));
+  }
+}
+
 }  // namespace jointdyn::laws::paths
