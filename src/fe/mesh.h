@@ -1,0 +1,78 @@
+// Finite element meshes of the fe layer: node coordinates, element blocks (the parts of a
+// structure, each with one element type and one material), node sets and face sets (the
+// boundary faces named for supports, load points, couplings and contact surfaces).
+//
+// Node and element numbering follows Gmsh (gmsh.info, "Node ordering"): the corner nodes
+// first in Gmsh's order, then the mid-edge nodes in Gmsh's edge order. Nodes are indexed
+// 0 .. num_nodes() - 1 (Gmsh tags are mapped on reading). Coordinates in m. A 2D mesh
+// (dim 2, plane-stress quadrilaterals) keeps z = 0; its faces are element edges.
+//
+// A Mesh is plain data. Consistency (indices in range, node counts matching the type,
+// names unique) is checked by Validate(), which readers and builders call before handing
+// a mesh out, so that a broken .msh file is reported with the file, the entity and the
+// rule it breaks.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/types.h"
+
+namespace jointdyn::fe {
+
+enum class ElementType {
+  kLine2,  // 2-node line (faces of 2D elements)
+  kLine3,  // 3-node line (faces of quad8)
+  kTri3,   // 3-node triangle (faces of tet4)
+  kTri6,   // 6-node triangle (faces of tet10)
+  kQuad4,  // 4-node quadrilateral: plane-stress element, or faces of hex8
+  kQuad8,  // 8-node serendipity quadrilateral: plane-stress element, or faces of hex20
+  kTet4,   // 4-node tetrahedron
+  kTet10,  // 10-node tetrahedron
+  kHex8,   // 8-node hexahedron
+  kHex20,  // 20-node serendipity hexahedron
+};
+
+int NodesPerElement(ElementType type);
+int Dimension(ElementType type);     // 1, 2 or 3 (of the reference element)
+const char* Name(ElementType type);  // "tet10", ... (model files, messages)
+int GmshType(ElementType type);      // Gmsh element type code (1, 8, 2, 9, 3, 16, 4, 11, 5, 17)
+bool FromGmshType(int code, ElementType& type);  // false: a type jointdyn does not support
+
+// Elements of one type with flat connectivity (NodesPerElement(type) node indices each).
+struct ElementBlock {
+  std::string name;  // part name (Gmsh physical group), unique among blocks
+  ElementType type = ElementType::kHex8;
+  std::vector<int> connectivity;
+  int size() const { return static_cast<int>(connectivity.size()) / NodesPerElement(type); }
+  const int* element(int e) const { return connectivity.data() + e * NodesPerElement(type); }
+};
+
+// Boundary faces of one type (surface elements of a 3D mesh, edges of a 2D one), with
+// the element each face belongs to, so that an outward normal is known.
+struct FaceSet {
+  ElementType type = ElementType::kQuad4;
+  std::vector<int> connectivity;  // NodesPerElement(type) node indices per face
+  int size() const { return static_cast<int>(connectivity.size()) / NodesPerElement(type); }
+  const int* face(int f) const { return connectivity.data() + f * NodesPerElement(type); }
+};
+
+struct Mesh {
+  int dim = 3;  // 3: solids; 2: plane models in x, y
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> nodes;  // coordinates [m]
+  std::vector<ElementBlock> blocks;
+  std::map<std::string, std::vector<int>> node_sets;  // sorted, unique node indices
+  std::map<std::string, FaceSet> face_sets;
+
+  int num_nodes() const { return static_cast<int>(nodes.rows()); }
+  int num_elements() const;
+  // Checks consistency; the message names `source` (a file or builder), the block or set
+  // and the rule broken.
+  Status Validate(const std::string& source) const;
+  // The sorted, unique nodes of a face set.
+  std::vector<int> FaceSetNodes(const std::string& name) const;
+};
+
+}  // namespace jointdyn::fe
