@@ -1,0 +1,133 @@
+#include "solvers/eigen_solver.h"
+
+#include <Spectra/MatOp/SparseSymMatProd.h>
+#include <Spectra/SymGEigsShiftSolver.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <string>
+
+#include "core/error.h"
+#include "solvers/option_check.h"
+#include "solvers/sparse_cholesky.h"
+
+namespace jointdyn::solvers {
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// y = (K - sigma M)^-1 x through the Cholesky factor (Spectra's shift-invert operation).
+class ShiftInvert {
+ public:
+  using Scalar = double;
+  ShiftInvert(const SparseMatrix& k, const SparseMatrix& m) : k_(k), m_(m) {}
+
+  Eigen::Index rows() const { return k_.rows(); }
+  Eigen::Index cols() const { return k_.cols(); }
+  // Spectra sets the shift once, in the solver's constructor.
+  void set_shift(double sigma) {
+    const auto start = std::chrono::steady_clock::now();
+    SparseMatrix shifted = k_ - sigma * m_;
+    shifted.makeCompressed();
+    status_ = cholesky_.Factor(shifted);
+    factor_seconds_ = Seconds(start);
+  }
+  void perform_op(const double* x_in, double* y_out) const {
+    ++applications_;
+    if (!status_) {  // the solver is abandoned after the constructor; keep it finite
+      std::fill(y_out, y_out + rows(), 0.0);
+      return;
+    }
+    const Eigen::Map<const VecX> x(x_in, rows());
+    Eigen::Map<VecX>(y_out, rows()) = cholesky_.Solve(VecX(x));
+  }
+
+  const Status& status() const { return status_; }
+  int applications() const { return applications_; }
+  double factor_seconds() const { return factor_seconds_; }
+
+ private:
+  const SparseMatrix& k_;
+  const SparseMatrix& m_;
+  SparseCholesky cholesky_;
+  Status status_;
+  mutable int applications_ = 0;
+  double factor_seconds_ = 0.0;
+};
+
+}  // namespace
+
+Status EigenOptions::Validate() const {
+  for (const Status& status :
+       {CheckOption(count >= 1, "eigen.count", count, "must be >= 1"),
+        CheckOption(subspace == 0 || subspace > count, "eigen.subspace", subspace,
+                    "must be 0 (automatic) or > count"),
+        CheckOption(std::isfinite(shift), "eigen.shift", shift, "must be finite"),
+        CheckOption(tolerance > 0.0 && tolerance < 1.0, "eigen.tolerance", tolerance,
+                    "must be in (0, 1)"),
+        CheckOption(max_iterations >= 1, "eigen.max_iterations", max_iterations, "must be >= 1")}) {
+    if (!status) return status;
+  }
+  return Status::Ok();
+}
+
+EigenResult SolveGeneralizedEigen(const SparseMatrix& stiffness, const SparseMatrix& mass,
+                                  const EigenOptions& options) {
+  EigenResult result;
+  if (result.status = options.Validate(); !result.status) return result;
+  const int n = static_cast<int>(stiffness.rows());
+  JD_CHECK(stiffness.cols() == n && mass.rows() == n && mass.cols() == n,
+           "SolveGeneralizedEigen: K and M must be square and of the same size");
+  if (options.count >= n) {
+    result.status =
+        Status::Failure("eigen.count = " + std::to_string(options.count) +
+                        ": must be below the number of DOFs (" + std::to_string(n) + ")");
+    return result;
+  }
+  const int ncv =
+      std::min(n, options.subspace > 0 ? options.subspace : std::max(2 * options.count + 1, 20));
+  ShiftInvert op(stiffness, mass);
+  Spectra::SparseSymMatProd<double> mass_op(mass);
+  const auto start = std::chrono::steady_clock::now();
+  Spectra::SymGEigsShiftSolver<ShiftInvert, Spectra::SparseSymMatProd<double>,
+                               Spectra::GEigsMode::ShiftInvert>
+      solver(op, mass_op, options.count, ncv, options.shift);
+  result.factor_seconds = op.factor_seconds();
+  if (!op.status()) {
+    result.status = Status::Failure("eigenvalues above the shift " + FormatValue(options.shift) +
+                                    ": K - shift M: " + op.status().message +
+                                    " (for a free structure use a negative shift)");
+    return result;
+  }
+  try {
+    solver.init();
+    // Largest |nu| of nu = 1 / (lambda - sigma): the eigenvalues nearest the shift.
+    result.converged =
+        static_cast<int>(solver.compute(Spectra::SortRule::LargestMagn, options.max_iterations,
+                                        options.tolerance, Spectra::SortRule::SmallestAlge));
+  } catch (const std::exception& e) {  // Spectra reports breakdowns by exceptions
+    result.status = Status::Failure(std::string("the eigensolver failed above the shift ") +
+                                    FormatValue(options.shift) + ": " + e.what() +
+                                    " (K - shift M nearly singular? for a free structure use a "
+                                    "negative shift)");
+    return result;
+  }
+  result.solve_seconds = Seconds(start) - result.factor_seconds;
+  result.operator_applications = op.applications();
+  if (solver.info() != Spectra::CompInfo::Successful) {
+    result.status = Status::Failure(
+        "the eigensolver converged " + std::to_string(result.converged) + " of " +
+        std::to_string(options.count) + " eigenpairs in " + std::to_string(options.max_iterations) +
+        " restarts (raise eigen.max_iterations or eigen.subspace)");
+    return result;
+  }
+  result.values = solver.eigenvalues();
+  result.vectors = solver.eigenvectors();
+  return result;
+}
+
+}  // namespace jointdyn::solvers
