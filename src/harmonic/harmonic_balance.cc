@@ -395,15 +395,21 @@ Status HarmonicBalance::LinearizedSolution(double omega, double level, VecX& q) 
   return Status::Ok();
 }
 
-Status HarmonicBalance::FullJacobian(const MatX& coefficients, double omega, MatX& jacobian) {
-  const int n = num_dofs();
-  JD_CHECK(coefficients.rows() == n && coefficients.cols() == options_.basis.size(),
-           "HarmonicBalance::FullJacobian: coefficient matrix shape");
-  const CoefficientLayout full{options_.basis, n};
+VecX HarmonicBalance::FullUnknowns(const MatX& coefficients) const {
+  JD_CHECK(coefficients.rows() == num_dofs() && coefficients.cols() == options_.basis.size(),
+           "HarmonicBalance: coefficient matrix shape");
+  const CoefficientLayout full{options_.basis, num_dofs()};
   VecX q(full.size());
-  for (int dof = 0; dof < n; ++dof) {
+  for (int dof = 0; dof < num_dofs(); ++dof) {
     for (int c = 0; c < options_.basis.size(); ++c) q(full.Index(dof, c)) = coefficients(dof, c);
   }
+  return q;
+}
+
+Status HarmonicBalance::FullJacobian(const MatX& coefficients, double omega, MatX& jacobian) {
+  const int n = num_dofs();
+  const CoefficientLayout full{options_.basis, n};
+  const VecX q = FullUnknowns(coefficients);
   // The uncondensed dynamic stiffness per harmonic.
   std::vector<Block> blocks(NumBlocks(options_.basis));
   for (int bi = 0; bi < NumBlocks(options_.basis); ++bi) {
@@ -417,6 +423,36 @@ Status HarmonicBalance::FullJacobian(const MatX& coefficients, double omega, Mat
   std::vector<int> identity(n);
   std::iota(identity.begin(), identity.end(), 0);
   return AddElements(full, identity, q, omega, residual, &jacobian, nullptr);
+}
+
+Status HarmonicBalance::FullRateJacobian(const MatX& coefficients, double omega,
+                                         MatX& rate_jacobian) {
+  const CoefficientLayout full{options_.basis, num_dofs()};
+  const int nc = options_.basis.size();
+  const VecX q = FullUnknowns(coefficients);
+  rate_jacobian.setZero(full.size(), full.size());
+  for (std::size_t e = 0; e < system_.elements.size(); ++e) {
+    NonlinearElement& element = system_.elements[e];
+    if (!element.force->has_rate_jacobian()) continue;
+    // x = G q over all DOFs' coefficients; the element's matrix enters as G^T R G.
+    const int nin = element.force->num_inputs();
+    MatX gather = MatX::Zero(nc * nin, full.size());
+    for (int i = 0; i < nin; ++i) {
+      for (int c = 0; c < nc; ++c) {
+        if (element.dof_a[i] >= 0) gather(i * nc + c, full.Index(element.dof_a[i], c)) += 1.0;
+        if (element.dof_b[i] >= 0) gather(i * nc + c, full.Index(element.dof_b[i], c)) -= 1.0;
+      }
+    }
+    const VecX x = gather * q;
+    MatX element_rate;
+    if (Status status =
+            element.force->RateJacobian(*aft_, omega, x.reshaped(nc, nin), element_rate);
+        !status) {
+      return Status::Failure("element " + std::to_string(e) + ": " + status.message);
+    }
+    rate_jacobian.noalias() += gather.transpose() * element_rate * gather;
+  }
+  return Status::Ok();
 }
 
 }  // namespace jointdyn::harmonic

@@ -105,6 +105,10 @@ class HarmonicBalance {
   // Jacobian of the uncondensed residual over all DOFs (CoefficientLayout of num_dofs())
   // at `coefficients` (num_dofs() x nc), for the stability analysis.
   Status FullJacobian(const MatX& coefficients, double omega, MatX& jacobian);
+  // The velocity-dependent elements' rate Jacobians (NonlinearForce::RateJacobian) mapped
+  // to all DOFs like FullJacobian: d f_nl / d (coefficients of a velocity perturbation)
+  // [N s/m], zero without such elements; Hill's method adds it to Delta_1.
+  Status FullRateJacobian(const MatX& coefficients, double omega, MatX& rate_jacobian);
 
   // Largest number of periods any element marched in the last evaluation.
   int last_periods() const { return last_periods_; }
@@ -122,6 +126,8 @@ class HarmonicBalance {
   void ValidateSystem() const;
   VecXc ExcitationOf(int harmonic) const;  // complex amplitudes over all DOFs, level 1
   Status UpdateBlocks(double omega);       // blocks_ for omega (cached)
+  // The coefficients (num_dofs() x nc) as unknowns over all DOFs (CoefficientLayout).
+  VecX FullUnknowns(const MatX& coefficients) const;
   // Adds the linear part of `blocks` over `layout` at q (real arrangement).
   static void AddLinear(const std::vector<Block>& blocks, const CoefficientLayout& layout,
                         const VecX& q, double level, VecX& residual, MatX* d_q, VecX* d_omega,

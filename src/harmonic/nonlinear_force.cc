@@ -32,6 +32,11 @@ Status MarchOptions::Validate() const {
   return Status::Ok();
 }
 
+Status NonlinearForce::RateJacobian(Aft&, double, const MatX&, MatX&) {
+  JD_CHECK(false, "NonlinearForce::RateJacobian called on a force without rate dependence");
+  return Status::Ok();
+}
+
 MarchedForce::MarchedForce(std::unique_ptr<PointKernel> kernel, const MarchOptions& options)
     : kernel_(std::move(kernel)), options_(options) {
   JD_CHECK(kernel_ != nullptr, "MarchedForce needs a kernel");
@@ -57,6 +62,7 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
   r_dot_ *= omega;
   force_.resize(n, nin);
   previous_.resize(n, nin);
+  if (kernel_->uses_rates()) rate_tangents_.resize(n, nin * nin);
   committed_.assign(states, 0.0);
   trial_.assign(states, 0.0);
   kernel_->InitState(committed_);
@@ -89,6 +95,12 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
                                std::to_string(period) + ": " + status.message);
       }
       force_.row(j) = response.force.transpose();
+      if (kernel_->uses_rates()) {
+        for (int i = 0; i < nin; ++i) {
+          for (int k = 0; k < nin; ++k)
+            rate_tangents_(j, i * nin + k) = response.d_force_d_r_dot(i, k);
+        }
+      }
       if (jacobian_rows) {
         // Local part: K_j E_j + C_j omega E'_j; the omega column is C_j r_dot_j / omega.
         for (int i = 0; i < nin; ++i) {
@@ -229,6 +241,26 @@ Status MarchedForce::Evaluate(Aft& aft, double omega, const MatX& x, MatX& f, Ma
       *d_omega = f_shifted - f / (kOmegaStep * omega);
     } else {
       for (int i = 0; i < nin; ++i) aft.ToFrequency(rows_.col(i * (m + 1) + m), d_omega->col(i));
+    }
+  }
+  return Status::Ok();
+}
+
+Status MarchedForce::RateJacobian(Aft& aft, double omega, const MatX& x, MatX& jacobian) {
+  JD_CHECK(omega > 0.0 && std::isfinite(omega), "MarchedForce: omega must be > 0");
+  JD_CHECK(kernel_->uses_rates(), "MarchedForce::RateJacobian: the kernel uses no rates");
+  if (Status status = March(aft, omega, x, false); !status) return status;
+  const int nc = aft.num_coefficients();
+  const int nin = kernel_->num_inputs();
+  const MatX& e = aft.basis_samples();
+  jacobian.resize(nc * nin, nc * nin);
+  VecX column(aft.num_samples());
+  for (int i = 0; i < nin; ++i) {
+    for (int k = 0; k < nin; ++k) {
+      for (int c = 0; c < nc; ++c) {
+        column = rate_tangents_.col(i * nin + k).cwiseProduct(e.col(c));
+        aft.ToFrequency(column, jacobian.col(k * nc + c).segment(i * nc, nc));
+      }
     }
   }
   return Status::Ok();

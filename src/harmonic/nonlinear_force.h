@@ -29,6 +29,11 @@
 // Kernels whose response depends on dt (rate-dependent laws) get d f / d omega by a
 // forward difference in omega (relative step 1e-7: with the loops closed to
 // closure_tolerance its relative error is about closure_tolerance / 1e-7).
+//
+// Rate Jacobian (kernels that use rates): sum_j P_j C_j E_j, the AFT transform of the
+// kernel's tangent d f_j / d r_dot_j at the samples of the closed loop. The sensitivity of
+// the history to the velocity perturbation is neglected (Hill's ansatz e^{st} p does not
+// commute with the march's memory); for memoryless kernels the matrix is exact.
 #pragma once
 
 #include <memory>
@@ -54,6 +59,15 @@ class NonlinearForce {
                           MatX* d_omega) = 0;
   // Periods the last Evaluate() marched until its loop closed (1: memoryless).
   virtual int last_periods() const = 0;
+
+  // Whether the forces depend on the relative velocities, so that Hill's method
+  // (stability.h) needs RateJacobian(). Default: no (the rate Jacobian is zero).
+  virtual bool has_rate_jacobian() const { return false; }
+  // The rate Jacobian at x: d vec(f) / d vec(v) ((nc num_inputs())^2) [N s/m], v the
+  // coefficients of a velocity perturbation added to the relative velocity omega x' at
+  // fixed x (the part s p of the velocity perturbation p' + s p of Hill's ansatz e^{st} p).
+  // Only called when has_rate_jacobian(); the default is an internal error.
+  virtual Status RateJacobian(Aft& aft, double omega, const MatX& x, MatX& jacobian);
 };
 
 // Largest history (doubles) differentiated numerically for the Jacobian: the cost per
@@ -80,6 +94,8 @@ class MarchedForce final : public NonlinearForce {
   Status Evaluate(Aft& aft, double omega, const MatX& x, MatX& f, MatX* jacobian,
                   MatX* d_omega) override;
   int last_periods() const override { return periods_; }
+  bool has_rate_jacobian() const override { return kernel_->uses_rates(); }
+  Status RateJacobian(Aft& aft, double omega, const MatX& x, MatX& jacobian) override;
 
   // The force samples of the last period of the last Evaluate() (N x num_inputs()) [N].
   const MatX& force_samples() const { return force_; }
@@ -98,6 +114,7 @@ class MarchedForce final : public NonlinearForce {
   // Workspace.
   MatX r_, r_dot_;                   // N x nin samples
   MatX force_, previous_;            // N x nin
+  MatX rate_tangents_;               // N x nin^2: d f_j / d r_dot_j, column i nin + k
   MatX rows_, previous_rows_;        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
   MatX d_history_, d_history_next_;  // S x (m + 1)
   std::vector<double> committed_, trial_;

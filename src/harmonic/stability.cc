@@ -14,15 +14,17 @@
 namespace jointdyn::harmonic {
 
 HillResult HillExponents(const MatX& mass, const MatX& damping, const HarmonicBasis& basis,
-                         double omega, const MatX& jacobian) {
+                         double omega, const MatX& jacobian, const MatX& rate_jacobian) {
   const int n = static_cast<int>(mass.rows());
   const CoefficientLayout layout{basis, n};
   const int m = layout.size();
   JD_CHECK(jacobian.rows() == m && jacobian.cols() == m, "HillExponents: Jacobian size");
+  JD_CHECK(rate_jacobian.rows() == m && rate_jacobian.cols() == m,
+           "HillExponents: rate Jacobian size");
   HillResult result;
   const MatX nabla = DerivativeMatrix(basis);
   const int nc = basis.size();
-  MatX delta2 = MatX::Zero(m, m), delta1 = MatX::Zero(m, m);
+  MatX delta2 = MatX::Zero(m, m), delta1 = rate_jacobian;
   for (int c = 0; c < nc; ++c) {
     for (int p = 0; p < n; ++p) {
       for (int q = 0; q < n; ++q) {

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <string>
 
+#include "harmonic/dry_friction.h"
 #include "harmonic/point_kernel.h"
 #include "io/lumped_reader.h"
 #include "io/results.h"
@@ -209,6 +210,22 @@ HarmonicModel ReadHarmonicModel(const ModelNode& root) {
     model.polynomial_springs.push_back(std::move(spring));
   }
 
+  const std::vector<lumped::ElementInfo> lumped_elements = lumped::Elements(model.lumped);
+  for (const ModelNode& node : root.OptionalMaps("dry_friction")) {
+    DryFriction element;
+    element.name = node.String("name", "dry_friction_" + std::to_string(model.dry_friction.size()));
+    const auto named = [&](const auto& e) { return e.name == element.name; };
+    if (std::any_of(lumped_elements.begin(), lumped_elements.end(), named) ||
+        std::any_of(model.dry_friction.begin(), model.dry_friction.end(), named))
+      node.FailValue("name", element.name, "is used by another element");
+    element.a = dofs.Read(node, "a", false);
+    element.b = dofs.ReadEnd(node, "b");
+    if (element.a == element.b) node.FailValue("b", dofs.name(element.a), "must differ from a");
+    element.slip_force = node.Double("slip_force", Positive());
+    node.Finish();
+    model.dry_friction.push_back(std::move(element));
+  }
+
   model.harmonics = ReadHarmonics(root.Map("harmonics"));
   for (const ModelNode& node : root.Maps("excitation"))
     model.excitation.push_back(ReadExcitation(node, dofs, model.harmonics.basis));
@@ -270,6 +287,9 @@ harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicModel& model) {
     element(std::make_unique<NormalKernel>(c.law, c.gap0), {c.b}, {c.a});
   for (const auto& s : model.polynomial_springs)
     element(std::make_unique<harmonic::PolynomialKernel>(s.coefficients), {s.a}, {s.b});
+  for (const auto& d : model.dry_friction)
+    system.elements.push_back(
+        {std::make_unique<harmonic::DryFrictionForce>(d.slip_force, d.name), {d.a}, {d.b}});
   return system;
 }
 
@@ -423,7 +443,8 @@ RunOutcome RunHarmonicModel(const ModelNode& root, const std::filesystem::path& 
                          {"dampers", model.lumped.dampers.size()},
                          {"friction", model.lumped.friction.size()},
                          {"contacts", model.lumped.contacts.size()},
-                         {"polynomial_springs", model.polynomial_springs.size()}};
+                         {"polynomial_springs", model.polynomial_springs.size()},
+                         {"dry_friction", model.dry_friction.size()}};
   summary["harmonics"] = model.harmonics.basis.harmonics;
   summary["odd_only"] = model.harmonics.basis.odd_only;
   summary["samples_per_period"] = model.harmonics.samples;

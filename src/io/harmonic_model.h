@@ -23,10 +23,19 @@ struct PolynomialSpring {
   std::vector<double> coefficients;
 };
 
+// Rigid (pure) Coulomb friction f = slip_force sgn(q_a' - q_b') on r = q_a - q_b, with exact
+// Fourier coefficients (harmonic/dry_friction.h); harmonic analyses only.
+struct DryFriction {
+  std::string name;
+  int a = 0, b = lumped::kGround;
+  double slip_force = 0.0;  // F_s [N]
+};
+
 struct HarmonicModel {
   std::string title;
   lumped::LumpedModel lumped;  // no loads, prescribed motions or initial conditions
   std::vector<PolynomialSpring> polynomial_springs;
+  std::vector<DryFriction> dry_friction;
   std::vector<harmonic::ExcitationTerm> excitation;  // at level 1
   harmonic::HarmonicOptions harmonics;
   harmonic::MarchOptions march;
@@ -43,7 +52,7 @@ HarmonicModel ReadHarmonicModel(const ModelNode& root);
 // M, C, K from the masses, springs and dampers; friction elements as tangential-law
 // kernels at their constant normal force or, with a normal DOF pair, as contact kernels
 // (tangential pair + normal pair); contact elements as normal-law kernels; polynomial
-// springs as polynomial kernels.
+// springs as polynomial kernels; dry friction as harmonic::DryFrictionForce.
 harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicModel& model);
 
 // The columns of frequency_response.csv: level, frequency [Hz], per output DOF mean_<dof>

@@ -177,6 +177,11 @@ TransientModel ReadTransientModel(const ModelNode& root) {
   TransientModel model;
   auto& lm = model.lumped;
   model.title = root.String("title", "");
+  if (root.Has("dry_friction"))
+    root.FailValue("dry_friction", "",
+                   "rigid Coulomb friction is for analysis: harmonic only (a time integrator "
+                   "cannot step the set-valued law): use a friction element with a stiff "
+                   "coulomb law");
   LumpedStructure structure = ReadLumpedStructure(root, true);
   lm = std::move(structure.model);
   const DofTable& dofs = structure.dofs;

@@ -1,8 +1,9 @@
 // Frequency-response curves by continuation against closed forms: SDOF with a Jenkins
-// element and with three-parameter Coulomb friction (H = 1, N = 1024) against their
-// describing functions, the Duffing oscillator against the first-order backbone and across
-// its folds (with Hill stability), continuation in the excitation level, and Newton's
-// convergence with and without the history sensitivity.
+// element, with three-parameter Coulomb friction and with rigid Coulomb friction (H = 1,
+// N = 1024) against their describing functions (rigid Coulomb with Hill stability), the
+// stiff Jenkins element tending to rigid Coulomb, the Duffing oscillator against the
+// first-order backbone and across its folds (with Hill stability), continuation in the
+// excitation level, and Newton's convergence with and without the history sensitivity.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "harmonic/continuation.h"
+#include "harmonic/dry_friction.h"
 #include "harmonic/test/describing_functions.h"
 #include "laws/coulomb.h"
 #include "laws/dahl_valanis.h"
@@ -151,17 +153,60 @@ TEST(FrequencyResponse, CoulombSdofMatchesTheDescribingFunction) {
   PrintSummary("Coulomb SDOF, H = 1, N = 1024", result, worst);
 }
 
-// Rigid (pure) Coulomb friction F_s sgn(x') is the limit k_t -> infinity of the Jenkins
-// element; its describing function i 4 F_s / (pi A) gives the closed-form amplitude
-// ((k - m w^2) A)^2 + (c w A + 4 F_s / pi)^2 = P^2. The Jenkins element's extra stiffness
-// is about (16 / (3 pi)) F_s sqrt(F_s / (k_t A)) / A (expanding its describing function
-// for small F_s / (k_t A)), so the amplitude error falls as k_t^(-1/2): 1e-2 at
-// k_t A / F_s ~ 1e5. At that stiffness the stick phase after a reversal is shorter than a
-// sample, so N = 1024 samples resolve the reversal only to h / 2 (a phase error of up to
-// pi / N in the friction force, about 2e-3 of the response here): a sampled rigid Coulomb
-// law cannot reach 1e-4 at N = 1024, and stiffer still the discrete force becomes
+// Rigid (pure) Coulomb friction F_s sgn(x'): its describing function i 4 F_s / (pi A) gives
+// the closed-form amplitude ((k - m w^2) A)^2 + (c w A + 4 F_s / pi)^2 = P^2 (Den Hartog's
+// first-harmonic solution), and X = P / (k - m w^2 + i (c w + 4 F_s / (pi A))).
+Complex RigidCoulombResponse(const Sdof& s, double f_s, double w) {
+  const double d = s.k - s.m * w * w, g = 4.0 * f_s / std::numbers::pi;
+  // ((d^2 + (c w)^2) A^2 + 2 c w g A + g^2 - P^2 = 0, the positive root.
+  const double qa = d * d + s.c * s.c * w * w, qb = 2.0 * s.c * w * g, qc = g * g - s.p * s.p;
+  const double a = (-qb + std::sqrt(qb * qb - 4.0 * qa * qc)) / (2.0 * qa);
+  return s.p / Complex(d, s.c * w + g / a);
+}
+
+// The check for Coulomb friction: the exact rigid element (DryFrictionForce, its
+// coefficients in closed form from the velocity's sign changes) with H = 1 and N = 1024
+// solves the describing-function equation at every point of the curve to the Newton
+// tolerance (the samples only bracket the crossings). Hill's method with the element's
+// rate Jacobian marks every point stable: the linearized friction force is a positive
+// weighting of the velocity perturbation at the two crossings (extra damping), so all
+// exponents have real parts below -c / (2 m).
+TEST(FrequencyResponse, RigidCoulombSdofMatchesTheDescribingFunction) {
+  const Sdof s;
+  const double f_s = 1.0;
+  HarmonicBalance hb(SdofSystem(s, std::make_unique<DryFrictionForce>(f_s)),
+                     {.basis = {.harmonics = 1}, .samples = 1024});
+  ContinuationOptions options = Sweep(60.0, 160.0);
+  options.solve.stability = true;
+  const ContinuationResult result = Continue(hb, options);
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_EQ(result.stop_reason, "reached the end");
+  double worst = 0.0, least_damped = -1e300;
+  for (const SolutionPoint& point : result.points) {
+    const Complex x = RigidCoulombResponse(s, f_s, point.omega);
+    const double error = std::abs(FirstHarmonic(point) - x) / std::abs(x);
+    worst = std::max(worst, error);
+    EXPECT_LT(error, 1e-4) << "omega = " << point.omega;
+    EXPECT_EQ(point.stability, Stability::kStable) << "omega = " << point.omega;
+    least_damped = std::max(least_damped, point.floquet_max_real);
+  }
+  PrintSummary("Rigid Coulomb SDOF (exact), H = 1, N = 1024", result, worst);
+  std::printf("  Hill: largest real part of the exponents %.4f 1/s (-c / 2m = %.1f 1/s)\n",
+              least_damped, -s.c / (2.0 * s.m));
+  EXPECT_LT(worst, 1e-10);
+  EXPECT_LT(least_damped, -s.c / (2.0 * s.m) + 1e-9);
+  EXPECT_GT(result.points.size(), 20u);
+}
+
+// The Jenkins element tends to rigid Coulomb friction as k_t -> infinity. Its extra
+// stiffness over the rigid law is about (16 / (3 pi)) F_s sqrt(F_s / (k_t A)) / A
+// (expanding its describing function for small F_s / (k_t A)), so the amplitude error
+// against the exact rigid result falls as k_t^(-1/2): 1e-2 at k_t A / F_s ~ 1e5. At that
+// stiffness the stick phase after a reversal is shorter than a sample, so N = 1024 samples
+// resolve the reversal only to h / 2: a sampled stiff Jenkins element cannot reach 1e-4 at
+// N = 1024 (hence DryFrictionForce), and stiffer still the discrete force becomes
 // piecewise constant in the coefficients and Newton stalls (k_t = 1e9 here).
-TEST(FrequencyResponse, CoulombRigidLimit) {
+TEST(FrequencyResponse, StiffJenkinsTendsToRigidCoulomb) {
   const Sdof s;
   const double f_s = 1.0;
   double errors[2];
@@ -173,10 +218,7 @@ TEST(FrequencyResponse, CoulombRigidLimit) {
     ASSERT_TRUE(result.status) << result.status.message;
     errors[i] = 0.0;
     for (const SolutionPoint& point : result.points) {
-      const double w = point.omega, d = s.k - s.m * w * w, g = 4.0 * f_s / std::numbers::pi;
-      // ((d^2 + (c w)^2) A^2 + 2 c w g A + g^2 - P^2 = 0, the positive root.
-      const double qa = d * d + s.c * s.c * w * w, qb = 2.0 * s.c * w * g, qc = g * g - s.p * s.p;
-      const double a = (-qb + std::sqrt(qb * qb - 4.0 * qa * qc)) / (2.0 * qa);
+      const double a = std::abs(RigidCoulombResponse(s, f_s, point.omega));
       errors[i] = std::max(errors[i], std::abs(std::abs(FirstHarmonic(point)) - a) / a);
     }
     std::printf(
