@@ -268,19 +268,23 @@ harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicModel& model) {
         {std::make_unique<harmonic::MarchedForce>(std::move(kernel), harmonic::MarchOptions{}),
          std::move(dof_a), std::move(dof_b)});
   };
-  // A non-positive pressure opens the element (lumped::NormalSource): no friction force.
-  // A normal DOF pair enters as the kernel's second component from normal.b to normal.a
+  // One tangential component per slip component (a[i] to b[i], the law's dim). A
+  // non-positive pressure opens the element (lumped::NormalSource): no friction force.
+  // A normal DOF pair enters as the kernel's last component from normal.b to normal.a
   // (r = q_b - q_a, the approach at gap0 = 0), so that the normal force p acts as -p on
   // normal.a and +p on normal.b like in the time domain (lumped/elements.h).
   for (const auto& f : lm.friction) {
     if (f.normal.kind == lumped::NormalSource::Kind::kGapDofs) {
+      std::vector<int> from = f.a, to = f.b;
+      from.push_back(f.normal.b);
+      to.push_back(f.normal.a);
       element(
           std::make_unique<GapOffsetKernel>(laws::ContactPoint(f.normal.law, f.law), f.normal.gap0),
-          {f.a, f.normal.b}, {f.b, f.normal.a});
+          std::move(from), std::move(to));
     } else {
       element(std::make_unique<harmonic::TangentialKernel>(
                   f.law, std::max(0.0, f.normal.pressure.Value(0.0))),
-              {f.a}, {f.b});
+              f.a, f.b);
     }
   }
   for (const auto& c : lm.contacts)

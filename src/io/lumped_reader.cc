@@ -38,14 +38,40 @@ std::vector<int> DofTable::ReadList(const ModelNode& node, const std::string& ke
   }
   std::vector<int> indices;
   const std::vector<std::string> list = node.Strings(key);
-  for (size_t i = 0; i < list.size(); ++i) {
-    const auto it = std::find(names_.begin(), names_.end(), list[i]);
-    if (it == names_.end())
-      node.FailValue(key + "[" + std::to_string(i) + "]", list[i],
-                     "must name a DOF (" + Listing() + ")");
-    indices.push_back(int(it - names_.begin()));
-  }
+  for (size_t i = 0; i < list.size(); ++i)
+    indices.push_back(Find(node, key + "[" + std::to_string(i) + "]", list[i]));
   return indices;
+}
+
+std::vector<int> DofTable::ReadEnds(const ModelNode& node, const std::string& key, int count,
+                                    bool ground_ok) const {
+  const std::string rule =
+      count == 1 ? "must name one DOF"
+                 : "must list " + std::to_string(count) +
+                       " DOFs, one per slip component (law.dim = " + std::to_string(count) + ")";
+  if (node.KindOf(key) == Kind::kList) {
+    const std::vector<std::string> list = node.Strings(key);
+    if (int(list.size()) != count) {
+      std::string text;
+      for (const auto& name : list) text += (text.empty() ? "" : ", ") + name;
+      node.FailValue(key, "[" + text + "]", rule);
+    }
+    std::vector<int> ends;
+    for (size_t i = 0; i < list.size(); ++i)
+      ends.push_back(Find(node, key + "[" + std::to_string(i) + "]", list[i]));
+    return ends;
+  }
+  if (ground_ok && (!node.Has(key) || node.String(key) == "ground"))
+    return std::vector<int>(count, kGround);
+  const std::string name = node.String(key);
+  if (count != 1) node.FailValue(key, name, rule + (ground_ok ? " or be ground" : ""));
+  return {Read(node, key, ground_ok)};
+}
+
+int DofTable::Find(const ModelNode& node, const std::string& key, const std::string& name) const {
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  if (it == names_.end()) node.FailValue(key, name, "must name a DOF (" + Listing() + ")");
+  return int(it - names_.begin());
 }
 
 std::string DofTable::Listing() const {
@@ -119,14 +145,16 @@ struct ElementBody {
   double gap0 = 0.0;
 };
 
+// Chain ground elements (`allow_dof_pair` false) act along the chain's 1D DOFs: 1D laws.
 ElementBody ReadElementBody(const ModelNode& node, const DofTable& dofs, bool allow_dof_pair,
                             bool time_domain) {
   ElementBody body;
   if (node.Has("law")) {
     const ModelNode law = node.Map("law");
     body.law = ReadTangentialLaw(law);
-    if (body.law->dim() != 1)
-      law.FailValue("dim", std::to_string(body.law->dim()), "lumped elements are 1D: use dim: 1");
+    if (!allow_dof_pair && body.law->dim() != 1)
+      law.FailValue("dim", std::to_string(body.law->dim()),
+                    "chain ground elements are 1D: use dim: 1");
   }
   const ModelNode normal = node.Map("normal");
   if (!body.law) {  // a normal law alone between the element's ends
@@ -166,12 +194,13 @@ ElementBody ReadElementBody(const ModelNode& node, const DofTable& dofs, bool al
   return body;
 }
 
-void AddElement(const ElementBody& body, const std::string& name, int a, int b,
-                lumped::LumpedModel& model) {
+// `a`, `b`: one DOF per slip component (friction), one each for a contact element.
+void AddElement(const ElementBody& body, const std::string& name, std::vector<int> a,
+                std::vector<int> b, lumped::LumpedModel& model) {
   if (body.law)
-    model.friction.push_back({name, a, b, body.law, body.normal});
+    model.friction.push_back({name, std::move(a), std::move(b), body.law, body.normal});
   else
-    model.contacts.push_back({name, a, b, body.gap0, body.contact_law});
+    model.contacts.push_back({name, a.front(), b.front(), body.gap0, body.contact_law});
 }
 
 // Element names are CSV column names: unique, and without separators.
@@ -193,11 +222,35 @@ class ElementNames {
   std::set<std::string> names_;
 };
 
-// Reads the two ends of a list element; they must differ.
+// Reads the two ends of a spring or damper; they must differ.
 std::pair<int, int> ReadEnds(const ModelNode& node, const DofTable& dofs) {
   const int a = dofs.Read(node, "a", false);
   const int b = dofs.ReadEnd(node, "b");
   if (a == b) node.FailValue("b", dofs.name(a), "must differ from a");
+  return {a, b};
+}
+
+// Reads the ends of an interface-law element with `count` slip components: a and b hold
+// one DOF per component (b: ground, the default, or as many DOFs); the tangential DOFs
+// must all differ.
+std::pair<std::vector<int>, std::vector<int>> ReadLawEnds(const ModelNode& node,
+                                                          const DofTable& dofs, int count) {
+  const std::vector<int> a = dofs.ReadEnds(node, "a", count, false);
+  const std::vector<int> b = dofs.ReadEnds(node, "b", count, true);
+  // Each end's key in messages: a, b (one component) or a[i], b[i].
+  const auto key = [&](const char* end, int i) {
+    return count == 1 ? std::string(end) : std::string(end) + "[" + std::to_string(i) + "]";
+  };
+  std::vector<std::pair<int, std::string>> seen;  // DOF, key
+  for (const auto& [end, list] : {std::pair{"a", &a}, std::pair{"b", &b}})
+    for (int i = 0; i < count; ++i) {
+      const int dof = (*list)[i];
+      if (dof == kGround) continue;
+      for (const auto& [other, other_key] : seen)
+        if (other == dof)
+          node.FailValue(key(end, i), dofs.name(dof), "must differ from " + other_key);
+      seen.emplace_back(dof, key(end, i));
+    }
   return {a, b};
 }
 
@@ -232,7 +285,7 @@ void ReadChain(const ModelNode& chain, bool time_domain, DofTable& dofs, Element
     const ElementBody body = ReadElementBody(*ground, dofs, false, time_domain);
     ground->Finish();
     for (int i = 0; i < count; ++i)
-      AddElement(body, names.Claim("chain_ground" + std::to_string(i + 1)), i, kGround, model);
+      AddElement(body, names.Claim("chain_ground" + std::to_string(i + 1)), {i}, {kGround}, model);
   }
   chain.Finish();
 }
@@ -325,8 +378,9 @@ LumpedStructure ReadLumpedStructure(const ModelNode& root, bool time_domain) {
   for (size_t i = 0; i < elements.size(); ++i) {
     const ModelNode& node = elements[i];
     const std::string name = names.Read(node, "element" + std::to_string(i + 1));
-    const auto [a, b] = ReadEnds(node, dofs);
-    AddElement(ReadElementBody(node, dofs, true, time_domain), name, a, b, lm);
+    const ElementBody body = ReadElementBody(node, dofs, true, time_domain);
+    auto [a, b] = ReadLawEnds(node, dofs, body.law ? body.law->dim() : 1);
+    AddElement(body, name, std::move(a), std::move(b), lm);
     node.Finish();
   }
   return structure;

@@ -26,9 +26,15 @@ class DofTable {
   int ReadEnd(const ModelNode& node, const std::string& key) const;
   // `all` or a list of DOF names; `all` sets *all.
   std::vector<int> ReadList(const ModelNode& node, const std::string& key, bool* all) const;
+  // The ends of an element with `count` components: node[key] names one DOF (count 1) or
+  // lists `count` DOFs; with `ground_ok`, `ground` (the default) fixes every component.
+  std::vector<int> ReadEnds(const ModelNode& node, const std::string& key, int count,
+                            bool ground_ok) const;
 
  private:
   std::string Listing() const;
+  // The DOF `name` (node[key] or an entry of it, `key` labels it in the message).
+  int Find(const ModelNode& node, const std::string& key, const std::string& name) const;
 
   std::vector<std::string> names_;
 };

@@ -93,12 +93,13 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
   return o;
 }
 
-// An axis label for `columns` from their kind (q_, v_, f_ or p_, energies).
+// An axis label for `columns` from their kind (q_, v_, f_, fx_, fy_ or p_, energies).
 std::string Label(const std::vector<std::string>& columns) {
   const auto kind = [](const std::string& column) -> std::string {
     if (column.starts_with("q_")) return "displacement [m]";
     if (column.starts_with("v_")) return "velocity [m/s]";
-    if (column.starts_with("f_") || column.starts_with("p_")) return "force [N]";
+    for (const char* force : {"f_", "fx_", "fy_", "p_"})
+      if (column.starts_with(force)) return "force [N]";
     return "energy [J]";
   };
   std::string first = kind(columns.front());
@@ -240,8 +241,13 @@ std::vector<std::string> TransientColumns(const TransientModel& model) {
   }
   const auto elements = lumped::Elements(model.lumped);
   for (const int e : model.output.elements) {
-    const auto& [name, kind] = elements[e];
-    if (kind != ElementKind::kContact) columns.push_back("f_" + name);
+    const auto& [name, kind, dim] = elements[e];
+    if (dim == 2) {
+      columns.push_back("fx_" + name);
+      columns.push_back("fy_" + name);
+    } else if (kind != ElementKind::kContact) {
+      columns.push_back("f_" + name);
+    }
     if (kind == ElementKind::kFriction || kind == ElementKind::kContact)
       columns.push_back("p_" + name);
   }
@@ -267,7 +273,8 @@ std::vector<double> Row(const TransientModel& model, const lumped::LumpedSystem&
   }
   const auto forces = system.ElementForces(record.t, *record.q, *record.v);
   for (const int e : model.output.elements) {
-    if (elements[e].kind != ElementKind::kContact) row.push_back(forces[e].force);
+    if (elements[e].kind != ElementKind::kContact) row.push_back(forces[e].force.x());
+    if (elements[e].dim == 2) row.push_back(forces[e].force.y());
     if (elements[e].kind != ElementKind::kSpring && elements[e].kind != ElementKind::kDamper)
       row.push_back(forces[e].normal_force);
   }

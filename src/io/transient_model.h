@@ -40,8 +40,9 @@ struct TransientModel {
 TransientModel ReadTransientModel(const ModelNode& root);
 
 // The columns of transient.csv: time, q_<dof> and v_<dof> per output DOF, f_<name> per
-// output spring, damper and friction element, p_<name> per friction and contact element,
-// then the energy columns.
+// output spring, damper and 1D friction element (fx_<name> and fy_<name>, the two
+// components, for a 2D friction element), p_<name> per friction and contact element, then
+// the energy columns.
 std::vector<std::string> TransientColumns(const TransientModel& model);
 
 RunOutcome RunTransientModel(const ModelNode& root, const std::filesystem::path& out_dir);

@@ -11,23 +11,31 @@ namespace {
 
 using laws::NormalResponse;
 
+// Generalized forces and their derivatives: at most one per end pair.
+using StrainVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxEnds / 2, 1>;
+using StrainMatrix =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxEnds / 2, kMaxEnds / 2>;
+
 // An element's forces and tangents from its generalized forces F (the force conjugate to
 // each generalized strain e = B q_ends) and their derivatives: f = B' F, K = B' dF/de B,
-// D = B' dF/de_dot B. The strains are the slip q_0 - q_1 and, for a node-to-node element,
-// the gap q_2 - q_3 (gap0 drops out of the derivatives).
-void Scatter(int ends, const Vec2& force, const Mat2& d_force, const Mat2& d_force_rate,
-             KernelResponse& out) {
-  Eigen::Matrix<double, 2, kMaxEnds> b = Eigen::Matrix<double, 2, kMaxEnds>::Zero();
-  b(0, 0) = 1.0;
-  b(0, 1) = -1.0;
-  if (ends == 4) {
-    b(1, 2) = 1.0;
-    b(1, 3) = -1.0;
+// D = B' dF/de_dot B. Strain i is the difference of end pair i, q_(2i) - q_(2i+1): the
+// slip components, then for a node-to-node element the gap (gap0 drops out of the
+// derivatives).
+void Scatter(const StrainVector& force, const StrainMatrix& d_force,
+             const StrainMatrix& d_force_rate, KernelResponse& out) {
+  const int strains = int(force.size());
+  out.f.resize(2 * strains);
+  out.K.resize(2 * strains, 2 * strains);
+  out.D.resize(2 * strains, 2 * strains);
+  // B has +1 at (i, 2i) and -1 at (i, 2i + 1).
+  const auto sign = [](int end) { return end % 2 == 0 ? 1.0 : -1.0; };
+  for (int i = 0; i < 2 * strains; ++i) {
+    out.f(i) = sign(i) * force(i / 2);
+    for (int j = 0; j < 2 * strains; ++j) {
+      out.K(i, j) = sign(i) * sign(j) * d_force(i / 2, j / 2);
+      out.D(i, j) = sign(i) * sign(j) * d_force_rate(i / 2, j / 2);
+    }
   }
-  const auto bb = b.leftCols(ends);
-  out.f = bb.transpose() * force;
-  out.K = bb.transpose() * d_force * bb;
-  out.D = bb.transpose() * d_force_rate * bb;
 }
 
 Status CheckNormal(const laws::NormalLaw& law, const NormalResponse& r, double gap) {
@@ -41,16 +49,23 @@ Status CheckNormal(const laws::NormalLaw& law, const NormalResponse& r, double g
                          ", energy = " + FormatValue(r.stored_energy) + ")");
 }
 
+// The ends, in pairs: (a[i], b[i]) per slip component, then the normal DOF pair.
+std::vector<int> FrictionEnds(const FrictionElement& e) {
+  JD_CHECK(e.law != nullptr && (e.law->dim() == 1 || e.law->dim() == 2) &&
+               int(e.a.size()) == e.law->dim() && e.b.size() == e.a.size(),
+           "friction element '" + e.name + "' needs a 1D or 2D tangential law and one end pair " +
+               "per slip component");
+  std::vector<int> ends;
+  for (size_t i = 0; i < e.a.size(); ++i) ends.insert(ends.end(), {e.a[i], e.b[i]});
+  if (e.normal.kind == NormalSource::Kind::kGapDofs)
+    ends.insert(ends.end(), {e.normal.a, e.normal.b});
+  return ends;
+}
+
 class FrictionKernel final : public ElementKernel {
  public:
   explicit FrictionKernel(const FrictionElement& e)
-      : ElementKernel(e.name, e.normal.kind == NormalSource::Kind::kGapDofs
-                                  ? std::vector<int>{e.a, e.b, e.normal.a, e.normal.b}
-                                  : std::vector<int>{e.a, e.b}),
-        law_(e.law),
-        normal_(e.normal) {
-    JD_CHECK(law_ != nullptr && law_->dim() == 1,
-             "friction element '" + name() + "' needs a 1D tangential law");
+      : ElementKernel(e.name, FrictionEnds(e)), law_(e.law), normal_(e.normal), dim_(e.law->dim()) {
     if (normal_.kind != NormalSource::Kind::kPressure)
       JD_CHECK(normal_.law != nullptr, "friction element '" + name() + "' needs a normal law");
     if (normal_.kind == NormalSource::Kind::kGapDofs) contact_.emplace(normal_.law, law_);
@@ -61,30 +76,39 @@ class FrictionKernel final : public ElementKernel {
 
   Status Evaluate(const KernelPoint& point, const EndState& ends, std::span<const double> base,
                   std::span<double> trial, KernelResponse& out) const override {
-    const double slip = ends.q(0) - ends.q(1);
-    Vec2 force = Vec2::Zero();
-    Mat2 d_force = Mat2::Zero(), d_force_rate = Mat2::Zero();
+    // Generalized forces: tau per slip component, then -p conjugate to the gap.
+    const int strains = dim_ + (contact_ ? 1 : 0);
+    StrainVector force(strains);
+    StrainMatrix d_force = StrainMatrix::Zero(strains, strains);
+    StrainMatrix d_force_rate = StrainMatrix::Zero(strains, strains);
     if (contact_) {
       laws::ContactResponse r;
       if (Status s = contact_->Evaluate(ContactAt(point, ends), base, trial, r); !s) return s;
-      force = Vec2(r.traction.x(), -r.pressure);
-      d_force << r.tangent(0, 0), r.tangent(0, 2), -r.tangent(2, 0), -r.tangent(2, 2);
-      d_force_rate << 0.0, r.d_traction_d_gap_rate.x(), 0.0, -r.d_pressure_d_gap_rate;
+      // Strain i is row / column i of the law's (s_x, s_y, g) for i < dim, the gap (row /
+      // column 2) for i = dim; the gap's generalized force is -p.
+      const auto law_index = [this](int i) { return i < dim_ ? i : 2; };
+      const auto sign = [this](int i) { return i < dim_ ? 1.0 : -1.0; };
+      for (int i = 0; i < strains; ++i) {
+        force(i) = i < dim_ ? r.traction(i) : -r.pressure;
+        for (int j = 0; j < strains; ++j)
+          d_force(i, j) = sign(i) * r.tangent(law_index(i), law_index(j));
+        d_force_rate(i, dim_) = i < dim_ ? r.d_traction_d_gap_rate(i) : -r.d_pressure_d_gap_rate;
+      }
+      out.force = r.traction;
       out.stored_energy = r.stored_energy;
       out.normal_force = r.pressure;
     } else {
       double pressure = 0.0;
       if (Status s = PressureAt(point.t, pressure); !s) return s;
       laws::TangentialResponse r;
-      if (Status s = law_->Evaluate({Vec2(slip, 0.0), pressure, point.dt}, base, trial, r); !s)
-        return s;
-      force.x() = r.traction.x();
-      d_force(0, 0) = r.d_traction_d_slip(0, 0);
+      if (Status s = law_->Evaluate({Slip(ends), pressure, point.dt}, base, trial, r); !s) return s;
+      force = r.traction.head(dim_);
+      d_force = r.d_traction_d_slip.topLeftCorner(dim_, dim_);
+      out.force = r.traction;
       out.stored_energy = r.stored_energy;
       out.normal_force = pressure;
     }
-    out.force = force.x();
-    Scatter(int(ends.q.size()), force, d_force, d_force_rate, out);
+    Scatter(force, d_force, d_force_rate, out);
     return Status::Ok();
   }
 
@@ -94,14 +118,19 @@ class FrictionKernel final : public ElementKernel {
     if (contact_) return contact_->PostNewtonUpdate(ContactAt(point, ends), trial, switching);
     double pressure = 0.0;
     if (!PressureAt(point.t, pressure)) return 0.0;  // Evaluate() reported it already
-    const double slip = ends.q(0) - ends.q(1);
-    return law_->PostNewtonUpdate({Vec2(slip, 0.0), pressure, point.dt}, trial, switching);
+    return law_->PostNewtonUpdate({Slip(ends), pressure, point.dt}, trial, switching);
   }
 
  private:
+  // The slip q_a - q_b per component (y = 0 for 1D laws) [m].
+  Vec2 Slip(const EndState& ends) const {
+    return Vec2(ends.q(0) - ends.q(1), dim_ == 2 ? ends.q(2) - ends.q(3) : 0.0);
+  }
+
   laws::ContactInput ContactAt(const KernelPoint& point, const EndState& ends) const {
-    return {Vec2(ends.q(0) - ends.q(1), 0.0), normal_.gap0 + ends.q(2) - ends.q(3),
-            ends.v(2) - ends.v(3), point.dt};
+    const int n = 2 * dim_;  // the normal pair's first end
+    return {Slip(ends), normal_.gap0 + ends.q(n) - ends.q(n + 1), ends.v(n) - ends.v(n + 1),
+            point.dt};
   }
 
   // The normal force of a given pressure or of the normal law at a prescribed gap [N].
@@ -118,6 +147,7 @@ class FrictionKernel final : public ElementKernel {
 
   std::shared_ptr<const laws::TangentialLaw> law_;
   NormalSource normal_;
+  int dim_;  // slip components
   std::optional<laws::ContactPoint> contact_;
 };
 
@@ -146,11 +176,10 @@ class ContactKernel final : public ElementKernel {
       d_force = d_gradient - (r.d_pressure_d_gap - elastic.d_pressure_d_gap);
     }
     out.stored_energy = r.stored_energy;
-    out.force = out.normal_force = r.pressure;
-    Mat2 tangent = Mat2::Zero(), tangent_rate = Mat2::Zero();
-    tangent(0, 0) = d_force;
-    tangent_rate(0, 0) = -r.d_pressure_d_gap_rate;
-    Scatter(2, Vec2(force, 0.0), tangent, tangent_rate, out);
+    out.force = Vec2(r.pressure, 0.0);
+    out.normal_force = r.pressure;
+    Scatter(StrainVector::Constant(1, force), StrainMatrix::Constant(1, 1, d_force),
+            StrainMatrix::Constant(1, 1, -r.d_pressure_d_gap_rate), out);
     return Status::Ok();
   }
 

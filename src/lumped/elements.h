@@ -8,6 +8,9 @@
 // element is s = q_a - q_b and its internal force is tau at end a and -tau at end b; the
 // gap of a normal element is g = gap0 + q_a - q_b (> 0 apart), its normal force p >= 0
 // pushes the ends apart: internal force -p at a and +p at b. A ground end is fixed at 0.
+// A friction element with a 2D (coupled) tangential law has a DOF pair at each end,
+// a = (a_x, a_y) and b = (b_x, b_y): slip s = (q_ax - q_bx, q_ay - q_by), force tau at the
+// a pair and -tau at the b pair; the 1D element is its dim-1 case.
 //
 // How velocities enter: tangential laws are incremental and take their rates from their
 // own history as (s - s_n) / dt, so their consistent tangent d tau / d s already holds the
@@ -48,11 +51,13 @@ struct NormalSource {
   double gap0 = 0.0;                           // kGapDofs: gap at q_a = q_b [m]
 };
 
-// A 1D tangential law between two ends, at a normal force from `normal`.
+// A tangential law between two ends, at a normal force from `normal`. Component i of the
+// slip (i < law->dim()) is q_a[i] - q_b[i]: a and b hold one DOF per component (b[i]
+// kGround for ground).
 struct FrictionElement {
   std::string name;
-  int a = 0, b = kGround;
-  std::shared_ptr<const laws::TangentialLaw> law;  // dim 1, forces in N
+  std::vector<int> a = {0}, b = {kGround};
+  std::shared_ptr<const laws::TangentialLaw> law;  // dim 1 or 2, forces in N
   NormalSource normal;
 };
 
@@ -65,7 +70,9 @@ struct ContactElement {
   std::shared_ptr<const laws::NormalLaw> law;
 };
 
-inline constexpr int kMaxEnds = 4;
+// Ends come in pairs, one pair per generalized strain (slip components, gap): at most a
+// 2D friction element with a normal DOF pair.
+inline constexpr int kMaxEnds = 6;
 using EndVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxEnds, 1>;
 using EndMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxEnds, kMaxEnds>;
 
@@ -87,15 +94,17 @@ struct KernelResponse {
   EndMatrix K;                 // df/dq [N/m]
   EndMatrix D;                 // df/dv [N s/m]
   double stored_energy = 0.0;  // [J]
-  double force = 0.0;          // output: tau (friction), p (contact elements) [N]
-  double normal_force = 0.0;   // output: normal force p [N]
+  // Output: tau (friction; x only for 1D laws), p in x (contact elements) [N].
+  Vec2 force = Vec2::Zero();
+  double normal_force = 0.0;  // output: normal force p [N]
 };
 
 class ElementKernel {
  public:
   virtual ~ElementKernel() = default;
   const std::string& name() const { return name_; }
-  // The DOF index of each end (kGround for ground), in the order of EndState.
+  // The DOF index of each end (kGround for ground), in the order of EndState: pairs
+  // (a, b) of the tangential components, then the normal pair of a node-to-node element.
   const std::vector<int>& ends() const { return ends_; }
   virtual int state_size() const { return 0; }
   virtual void InitState(std::span<double> state) const {}

@@ -88,7 +88,18 @@ LumpedSystem::LumpedSystem(LumpedModel model) : model_(std::move(model)) {
   damping_free_ = Restrict(damping_all_, unknown_, n);
 
   for (const FrictionElement& e : model_.friction) {
-    CheckEnds(model_, e.a, e.b, "friction element '" + e.name + "'");
+    const std::string what = "friction element '" + e.name + "'";
+    JD_CHECK(e.law != nullptr && int(e.a.size()) == e.law->dim() && e.b.size() == e.a.size(),
+             what + ": needs a law and one end pair per slip component");
+    std::vector<int> tangential;
+    for (size_t i = 0; i < e.a.size(); ++i) {
+      CheckEnds(model_, e.a[i], e.b[i], what);
+      for (const int end : {e.a[i], e.b[i]})
+        if (end != kGround) tangential.push_back(end);
+    }
+    std::sort(tangential.begin(), tangential.end());
+    JD_CHECK(std::adjacent_find(tangential.begin(), tangential.end()) == tangential.end(),
+             what + ": a DOF is at two tangential ends");
     if (e.normal.kind == NormalSource::Kind::kGapDofs)
       CheckEnds(model_, e.normal.a, e.normal.b, "friction element '" + e.name + "' (normal)");
     kernels_.push_back(MakeKernel(e));
@@ -280,7 +291,8 @@ std::vector<ElementInfo> Elements(const LumpedModel& model) {
   std::vector<ElementInfo> info;
   for (const Spring& s : model.springs) info.push_back({s.name, ElementKind::kSpring});
   for (const Damper& d : model.dampers) info.push_back({d.name, ElementKind::kDamper});
-  for (const FrictionElement& e : model.friction) info.push_back({e.name, ElementKind::kFriction});
+  for (const FrictionElement& e : model.friction)
+    info.push_back({e.name, ElementKind::kFriction, int(e.a.size())});
   for (const ContactElement& e : model.contacts) info.push_back({e.name, ElementKind::kContact});
   return info;
 }
@@ -292,9 +304,9 @@ std::vector<ElementForce> LumpedSystem::ElementForces(double t, const VecX& q,
   const auto at = [](const VecX& x, int dof) { return dof == kGround ? 0.0 : x(dof); };
   std::vector<ElementForce> forces;
   for (const Spring& s : model_.springs)
-    forces.push_back({s.k * (at(q_all, s.a) - at(q_all, s.b)), 0.0});
+    forces.push_back({Vec2(s.k * (at(q_all, s.a) - at(q_all, s.b)), 0.0), 0.0});
   for (const Damper& d : model_.dampers)
-    forces.push_back({d.c * (at(v_all, d.a) - at(v_all, d.b)), 0.0});
+    forces.push_back({Vec2(d.c * (at(v_all, d.a) - at(v_all, d.b)), 0.0), 0.0});
   forces.insert(forces.end(), committed_output_.begin(), committed_output_.end());
   return forces;
 }

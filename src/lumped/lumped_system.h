@@ -1,7 +1,8 @@
 // Lumped-parameter models M q'' + C q' + f_int(q, q', history) = f_ext(t) on 1D DOFs:
 // point masses, linear springs and dampers, interface-law elements (friction with a given
 // normal force or a normal law, node-to-node contact, normal laws as nonlinear springs)
-// between two DOFs or a DOF and ground, external forces, and prescribed-motion DOFs.
+// between two DOFs or a DOF and ground (2D friction: between two DOF pairs or a DOF pair
+// and ground), external forces, and prescribed-motion DOFs.
 //
 // LumpedSystem is the assembler (the third level of ARCHITECTURE.md's law -> element
 // kernel -> assembler): it owns the loop over the element kernels (elements.h), the flat
@@ -82,6 +83,7 @@ enum class ElementKind { kSpring, kDamper, kFriction, kContact };
 struct ElementInfo {
   std::string name;
   ElementKind kind;
+  int dim = 1;  // tangential force components (2: a friction element with a 2D law)
 };
 
 // The elements of `model` in the order of LumpedSystem::ElementForces(): springs,
@@ -89,16 +91,18 @@ struct ElementInfo {
 std::vector<ElementInfo> Elements(const LumpedModel& model);
 
 // Output of one element: springs k (q_a - q_b), dampers c (v_a - v_b), friction elements
-// their tangential force tau and normal force p, contact elements their normal force p
-// (in both fields) [N].
+// their tangential force tau (both components for 2D laws) and normal force p, contact
+// elements their normal force p (in force.x() and normal_force) [N]. One-component forces
+// are in force.x(), with force.y() = 0.
 struct ElementForce {
-  double force = 0.0;
+  Vec2 force = Vec2::Zero();
   double normal_force = 0.0;
 };
 
 class LumpedSystem final : public time::SecondOrderSystem {
  public:
-  // Checks the structure (indices, masses > 0 for free DOFs, 1D laws, loads on free DOFs)
+  // Checks the structure (indices, masses > 0 for free DOFs, one end pair per slip
+  // component of 1D or 2D laws with distinct tangential DOFs, loads on free DOFs)
   // and throws InternalError naming the element when it is broken (the model reader
   // reports bad input before this).
   explicit LumpedSystem(LumpedModel model);

@@ -233,8 +233,8 @@ output: {elements: none}
   EXPECT_EQ(m.dampers.size(), 6u);
   ASSERT_EQ(m.friction.size(), 5u);
   EXPECT_EQ(m.friction[2].name, "chain_ground3");
-  EXPECT_EQ(m.friction[2].a, 2);
-  EXPECT_EQ(m.friction[2].b, kGround);
+  EXPECT_EQ(m.friction[2].a, std::vector<int>{2});
+  EXPECT_EQ(m.friction[2].b, std::vector<int>{kGround});
   EXPECT_EQ(m.friction[2].law, m.friction[0].law);  // one immutable law, shared
   ASSERT_EQ(m.loads.size(), 2u);
   EXPECT_EQ(m.loads[1].dof, 4);

@@ -45,7 +45,7 @@ LumpedModel BaseModel() {
 
 FrictionElement Friction(int a, int b, std::shared_ptr<const laws::TangentialLaw> law,
                          NormalSource normal) {
-  return {"friction", a, b, std::move(law), std::move(normal)};
+  return {"friction", {a}, {b}, std::move(law), std::move(normal)};
 }
 
 NormalSource Pressure(const TimeFunction& p) {
@@ -144,6 +144,32 @@ std::vector<Case> Cases() {
                          make_shared<laws::DahlValanisLaw>(laws::DahlParams{1e3, 5.0, 0.5}, 1),
                          GapDofs(ln, kY1, kU, -1e-3)));
                    }});
+  // 2D (coupled) friction: slip (q_x1 - q_x2, q_y1 - u) at a given pressure, and
+  // (q_x1, q_x2) to ground with the normal law at the pair (y1, y2).
+  const auto coulomb_2d = make_shared<laws::CoulombLaw>(laws::CoulombParams{1e3, 10.0, 0.5}, 2);
+  cases.push_back({"coulomb_2d_constant_pressure_between_pairs", [=](LumpedModel& m) {
+                     m.friction.push_back({"friction_2d",
+                                           {kX1, kY1},
+                                           {kX2, kU},
+                                           coulomb_2d,
+                                           Pressure(TimeFunction::Constant(2.0))});
+                   }});
+  cases.push_back({"node_to_node_2d_coulomb_preload_to_ground", [=](LumpedModel& m) {
+                     m.friction.push_back({"friction_2d",
+                                           {kX1, kX2},
+                                           {kGround, kGround},
+                                           coulomb_2d,
+                                           GapDofs(preload, kY1, kY2, -1e-3)});
+                   }});
+  cases.push_back(
+      {"node_to_node_2d_lugre_lankarani_nikravesh", [=](LumpedModel& m) {
+         m.friction.push_back(
+             {"friction_2d",
+              {kX1, kY2},
+              {kX2, kGround},
+              make_shared<laws::LuGreLaw>(laws::LuGreParams{1e4, 30.0, 0.5, 0.5, 0.75, 1e-2}, 2),
+              GapDofs(ln, kY1, kU, -1e-3)});
+       }});
   cases.push_back({"contact_linear_to_ground", [=](LumpedModel& m) {
                      m.contacts.push_back({"contact", kY1, kGround, -1e-3, linear});
                    }});
@@ -417,9 +443,9 @@ TEST(LumpedSystem, MatricesLoadsAndOutputs) {
   const auto info = Elements(system.model());
   ASSERT_EQ(forces.size(), 6u);
   EXPECT_EQ(info[2].name, "k2u");
-  EXPECT_DOUBLE_EQ(forces[2].force, 5.0 * (2.0 - u));
+  EXPECT_DOUBLE_EQ(forces[2].force.x(), 5.0 * (2.0 - u));
   EXPECT_EQ(info[5].kind, ElementKind::kDamper);
-  EXPECT_DOUBLE_EQ(forces[5].force, 0.1 * (1.0 - u_dot));
+  EXPECT_DOUBLE_EQ(forces[5].force.x(), 0.1 * (1.0 - u_dot));
   // ... and f_int holds the damper force of the prescribed velocity (C v adds the rest).
   const Evaluation e = Evaluate(system, t, 1e-3, q, v);
   EXPECT_DOUBLE_EQ(e.f(kX2), 20.0 + 5.0 * (2.0 - u) - 0.1 * u_dot);
