@@ -312,7 +312,10 @@ Status HarmonicBalance::Evaluate(const VecX& q, double omega, double level, VecX
                                  MatX* d_q, VecX* d_omega, VecX* d_level) {
   const int n = num_unknowns();
   JD_CHECK(q.size() == n, "HarmonicBalance::Evaluate: q must have num_unknowns() entries");
-  JD_CHECK(omega > 0.0 && std::isfinite(omega), "HarmonicBalance: omega must be > 0");
+  if (!(omega > 0.0 && std::isfinite(omega))) {  // e.g. a continuation corrector ran past 0
+    return Status::Failure("omega = " + FormatValue(omega) +
+                           " rad/s: harmonic balance needs a positive, finite frequency");
+  }
   if (Status status = UpdateBlocks(omega); !status) return status;
   residual.setZero(n);
   if (d_q != nullptr) d_q->setZero(n, n);

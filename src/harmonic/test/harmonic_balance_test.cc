@@ -355,5 +355,24 @@ TEST(HarmonicBalance, SingularCondensationIsAStatus) {
   EXPECT_NE(status.message.find("singular at harmonic 0"), std::string::npos) << status.message;
 }
 
+// An arc-length corrector may step to omega <= 0: a failed evaluation (the step is cut),
+// not an internal error.
+TEST(HarmonicBalance, NonPositiveFrequencyIsAStatus) {
+  HarmonicSystem system;
+  system.mass = MatX::Identity(1, 1);
+  system.damping = MatX::Zero(1, 1);
+  system.stiffness = MatX::Identity(1, 1);
+  system.elements.push_back(Polynomial({0.0, 1e3}, 0, -1));
+  HarmonicBalance hb(std::move(system), {.basis = {.harmonics = 1}, .samples = 8});
+  VecX r;
+  for (double omega : {0.0, -2.0, std::nan("")}) {
+    const Status status =
+        hb.Evaluate(VecX::Zero(hb.num_unknowns()), omega, 1.0, r, nullptr, nullptr, nullptr);
+    EXPECT_FALSE(status.ok);
+    EXPECT_NE(status.message.find("positive, finite frequency"), std::string::npos)
+        << status.message;
+  }
+}
+
 }  // namespace
 }  // namespace jointdyn::harmonic
