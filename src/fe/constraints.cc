@@ -1,0 +1,316 @@
+#include "fe/constraints.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <set>
+
+#include "core/error.h"
+#include "fe/shape_functions.h"
+
+namespace jointdyn::fe {
+namespace {
+
+enum class DofState { kFree, kFixed, kDependent, kResolving, kResolved };
+using Combination = std::vector<std::pair<int, double>>;  // (DOF, coefficient)
+
+// The Levi-Civita symbol e_ckl: (theta x r)_c = sum_kl e_ckl theta_k r_l.
+double LeviCivita(int c, int k, int l) {
+  if (c == k || k == l || c == l) return 0.0;
+  return ((k - c + 3) % 3 == 1) ? 1.0 : -1.0;
+}
+
+// Sums the coefficients of equal DOFs and drops zeros.
+Combination Merge(Combination terms) {
+  std::sort(terms.begin(), terms.end());
+  Combination merged;
+  for (const auto& [dof, value] : terms) {
+    if (!merged.empty() && merged.back().first == dof) {
+      merged.back().second += value;
+    } else {
+      merged.emplace_back(dof, value);
+    }
+  }
+  std::erase_if(merged, [](const auto& term) { return term.second == 0.0; });
+  return merged;
+}
+
+class Builder {
+ public:
+  Builder(const Mesh& mesh, const ConstraintSpec& spec) : mesh_(mesh), spec_(spec) {}
+
+  std::vector<Combination> Build(int& num_mesh_dofs, std::map<std::string, int>& references) {
+    const int dim = mesh_.dim;
+    num_mesh_dofs = mesh_.num_nodes() * dim;
+    for (int r = 0; r < static_cast<int>(spec_.reference_nodes.size()); ++r) {
+      const ReferenceNode& node = spec_.reference_nodes[r];
+      const std::string key = "reference_nodes[" + std::to_string(r) + "].name";
+      if (node.name.empty()) throw InputError(key, "", "must not be empty");
+      if (!references.emplace(node.name, r).second) {
+        throw InputError(key, node.name, "is the name of an earlier reference node");
+      }
+      if (!node.position.allFinite()) {
+        throw InputError("reference_nodes[" + std::to_string(r) + "].position", node.name,
+                         "must be finite");
+      }
+    }
+    references_ = &references;
+    num_mesh_dofs_ = num_mesh_dofs;
+    const int num_dofs = num_mesh_dofs + 6 * static_cast<int>(references.size());
+    state_.assign(num_dofs, DofState::kFree);
+    relation_.assign(num_dofs, {});
+    owner_.assign(num_dofs, -1);
+    if (dim == 2) {  // in-plane motion only
+      for (int r = 0; r < static_cast<int>(references.size()); ++r) {
+        for (int c : {2, 3, 4}) state_[ReferenceDof(r, c)] = DofState::kFixed;
+      }
+    }
+    for (int k = 0; k < static_cast<int>(spec_.couplings.size()); ++k) AddCoupling(k);
+    for (int k = 0; k < static_cast<int>(spec_.supports.size()); ++k) AddSupport(k);
+    std::vector<Combination> resolved(num_dofs);
+    for (int d = 0; d < num_dofs; ++d) Resolve(d, resolved);
+    return resolved;
+  }
+
+ private:
+  int ReferenceDof(int r, int c) const { return num_mesh_dofs_ + 6 * r + c; }
+
+  int FindReference(const std::string& key, const std::string& name) const {
+    auto it = references_->find(name);
+    if (it == references_->end()) throw InputError(key, name, "must name a reference node");
+    return it->second;
+  }
+
+  // Nodes of a node set or face set (node sets first).
+  std::vector<int> SetNodes(const std::string& key, const std::string& name) const {
+    if (auto it = mesh_.node_sets.find(name); it != mesh_.node_sets.end()) return it->second;
+    if (mesh_.face_sets.contains(name)) return mesh_.FaceSetNodes(name);
+    throw InputError(key, name, "must name a node set or face set");
+  }
+
+  void MakeDependent(int dof, int coupling, Combination terms, const std::string& key,
+                     const std::string& set, const std::string& what) {
+    if (state_[dof] == DofState::kDependent) {
+      throw InputError(key, set,
+                       what + " is already dependent in couplings[" + std::to_string(owner_[dof]) +
+                           "]: a DOF may follow one coupling only");
+    }
+    if (state_[dof] == DofState::kFixed) return;  // a reference node's out-of-plane DOF (2D)
+    state_[dof] = DofState::kDependent;
+    owner_[dof] = coupling;
+    relation_[dof] = Merge(std::move(terms));
+  }
+
+  void AddCoupling(int k) {
+    const Coupling& coupling = spec_.couplings[k];
+    const std::string key = "couplings[" + std::to_string(k) + "]";
+    const int r = FindReference(key + ".reference", coupling.reference);
+    const Vec3 xr = spec_.reference_nodes[r].position;
+    const int dim = mesh_.dim;
+    if (coupling.kind == CouplingKind::kRigid) {
+      for (int node : SetNodes(key + ".set", coupling.set)) {
+        const Vec3 offset = mesh_.nodes.row(node).transpose() - xr;
+        for (int c = 0; c < dim; ++c) {
+          Combination terms = {{ReferenceDof(r, c), 1.0}};
+          for (int rk = 0; rk < 3; ++rk) {
+            for (int l = 0; l < 3; ++l) {
+              const double e = LeviCivita(c, rk, l);
+              if (e != 0.0) terms.emplace_back(ReferenceDof(r, 3 + rk), e * offset(l));
+            }
+          }
+          MakeDependent(node * dim + c, k, std::move(terms), key + ".set", coupling.set,
+                        "node " + std::to_string(node) + " component " + std::to_string(c));
+        }
+      }
+      return;
+    }
+    auto faces = mesh_.face_sets.find(coupling.set);
+    if (faces == mesh_.face_sets.end()) {
+      throw InputError(key + ".set", coupling.set, "must name a face set");
+    }
+    // Weighted least-squares rigid fit with offsets scaled by their largest length (so
+    // that the normal matrix is dimensionless): P_i = [I, -[r_i / length] x] on the active
+    // reference components.
+    const std::vector<int> active =
+        dim == 3 ? std::vector<int>{0, 1, 2, 3, 4, 5} : std::vector<int>{0, 1, 5};
+    const int na = static_cast<int>(active.size());
+    const auto weights = NodalAreas(mesh_, faces->second);
+    double length = 0.0;
+    for (const auto& [node, w] : weights) {
+      length = std::max(length, (mesh_.nodes.row(node).transpose() - xr).norm());
+    }
+    if (length == 0.0) length = 1.0;
+    std::vector<MatX> p;
+    MatX normal = MatX::Zero(na, na);
+    double total = 0.0;
+    for (const auto& [node, w] : weights) {
+      const Vec3 offset = (mesh_.nodes.row(node).transpose() - xr) / length;
+      MatX pi = MatX::Zero(dim, na);
+      for (int c = 0; c < dim; ++c) {
+        for (int a = 0; a < na; ++a) {
+          if (active[a] < 3) {
+            pi(c, a) = c == active[a] ? 1.0 : 0.0;
+          } else {
+            for (int l = 0; l < 3; ++l) pi(c, a) += LeviCivita(c, active[a] - 3, l) * offset(l);
+          }
+        }
+      }
+      normal += w * pi.transpose() * pi;
+      total += w;
+      p.push_back(std::move(pi));
+    }
+    const Eigen::SelfAdjointEigenSolver<MatX> eigen(normal);
+    if (!(total > 0.0) || !(eigen.eigenvalues()(0) > 1e-8 * eigen.eigenvalues()(na - 1))) {
+      throw InputError(key + ".set", coupling.set,
+                       "the face nodes do not determine the reference node's rotation "
+                       "(a single node or collinear nodes)");
+    }
+    const MatX inverse = normal.inverse();
+    for (int a = 0; a < na; ++a) {
+      Combination terms;
+      const double unscale = active[a] < 3 ? 1.0 : 1.0 / length;  // rotation of the fit [rad]
+      for (int i = 0; i < static_cast<int>(weights.size()); ++i) {
+        const auto& [node, w] = weights[i];
+        const VecX row = w * unscale * (inverse.row(a) * p[i].transpose()).transpose();
+        for (int c = 0; c < dim; ++c) terms.emplace_back(node * dim + c, row(c));
+      }
+      MakeDependent(ReferenceDof(r, active[a]), k, std::move(terms), key + ".reference",
+                    coupling.reference, "its component " + std::to_string(active[a]));
+    }
+  }
+
+  void AddSupport(int k) {
+    const Support& support = spec_.supports[k];
+    const std::string key = "supports[" + std::to_string(k) + "]";
+    std::vector<int> dofs;
+    const bool reference = references_->contains(support.set);
+    const int count = reference ? 6 : mesh_.dim;
+    std::vector<int> components = support.components;
+    if (components.empty()) {
+      for (int c = 0; c < count; ++c) components.push_back(c);
+    }
+    for (int c : components) {
+      if (c < 0 || c >= count) {
+        throw InputError(key + ".components", std::to_string(c),
+                         "must be in [0, " + std::to_string(count - 1) + "] for " + support.set);
+      }
+    }
+    if (reference) {
+      const int r = references_->at(support.set);
+      for (int c : components) dofs.push_back(ReferenceDof(r, c));
+    } else {
+      for (int node : SetNodes(key + ".set", support.set)) {
+        for (int c : components) dofs.push_back(node * mesh_.dim + c);
+      }
+    }
+    for (int dof : dofs) {
+      if (state_[dof] == DofState::kDependent) {
+        throw InputError(key + ".set", support.set,
+                         "DOF " + std::to_string(dof) + " is dependent in couplings[" +
+                             std::to_string(owner_[dof]) +
+                             "]: support the reference node of a rigid coupling instead");
+      }
+      state_[dof] = DofState::kFixed;
+    }
+  }
+
+  // The DOF as a combination of free DOFs (empty for a fixed one).
+  void Resolve(int dof, std::vector<Combination>& resolved) {
+    switch (state_[dof]) {
+      case DofState::kResolved:
+      case DofState::kFixed:
+        return;
+      case DofState::kFree:
+        resolved[dof] = {{dof, 1.0}};
+        state_[dof] = DofState::kResolved;
+        return;
+      case DofState::kResolving:
+        throw InputError("couplings[" + std::to_string(owner_[dof]) + "]", "",
+                         "the couplings form a cycle through DOF " + std::to_string(dof));
+      case DofState::kDependent:
+        break;
+    }
+    state_[dof] = DofState::kResolving;
+    Combination terms;
+    for (const auto& [master, coefficient] : relation_[dof]) {
+      Resolve(master, resolved);
+      for (const auto& [free, value] : resolved[master]) {
+        terms.emplace_back(free, coefficient * value);
+      }
+    }
+    resolved[dof] = Merge(std::move(terms));
+    state_[dof] = DofState::kResolved;
+  }
+
+  const Mesh& mesh_;
+  const ConstraintSpec& spec_;
+  const std::map<std::string, int>* references_ = nullptr;
+  int num_mesh_dofs_ = 0;
+  std::vector<DofState> state_;
+  std::vector<Combination> relation_;  // dependent DOFs: in terms of other DOFs
+  std::vector<int> owner_;             // dependent DOFs: the coupling
+};
+
+}  // namespace
+
+std::vector<std::pair<int, double>> NodalAreas(const Mesh& mesh, const FaceSet& faces) {
+  const int per = NodesPerElement(faces.type);
+  const int face_dim = Dimension(faces.type);
+  // Degree 4: exact for the quadratic shape functions times a bilinear area element.
+  const QuadratureRule rule = Quadrature(faces.type, 4);
+  std::map<int, double> area;
+  ShapeValues shape;
+  MatX x(per, 3);
+  for (int f = 0; f < faces.size(); ++f) {
+    for (int a = 0; a < per; ++a) x.row(a) = mesh.nodes.row(faces.face(f)[a]);
+    for (int q = 0; q < rule.size(); ++q) {
+      const VecX xi = rule.points.row(q).transpose();
+      EvaluateShape(faces.type, xi.data(), shape);
+      const MatX tangents = x.transpose() * shape.dn;  // 3 x face_dim
+      const double measure = face_dim == 2
+                                 ? Vec3(tangents.col(0)).cross(Vec3(tangents.col(1))).norm()
+                                 : tangents.col(0).norm();
+      for (int a = 0; a < per; ++a) {
+        area[faces.face(f)[a]] += rule.weights(q) * measure * shape.n(a);
+      }
+    }
+  }
+  return {area.begin(), area.end()};
+}
+
+DofMap::DofMap(const Mesh& mesh, const ConstraintSpec& spec) : dim_(mesh.dim) {
+  Builder builder(mesh, spec);
+  const std::vector<Combination> resolved = builder.Build(num_mesh_dofs_, reference_index_);
+  const int num_dofs = static_cast<int>(resolved.size());
+  free_index_.assign(num_dofs, -1);
+  int num_free = 0;
+  for (int d = 0; d < num_dofs; ++d) {
+    if (resolved[d].size() == 1 && resolved[d][0].first == d) free_index_[d] = num_free++;
+  }
+  std::vector<Eigen::Triplet<double>> all, mesh_rows;
+  for (int d = 0; d < num_dofs; ++d) {
+    for (const auto& [free, value] : resolved[d]) {
+      all.emplace_back(d, free_index_[free], value);
+      if (d < num_mesh_dofs_) mesh_rows.emplace_back(d, free_index_[free], value);
+    }
+  }
+  transform_.resize(num_dofs, num_free);
+  transform_.setFromTriplets(all.begin(), all.end());
+  mesh_transform_.resize(num_mesh_dofs_, num_free);
+  mesh_transform_.setFromTriplets(mesh_rows.begin(), mesh_rows.end());
+}
+
+int DofMap::ReferenceDof(const std::string& name, int component) const {
+  auto it = reference_index_.find(name);
+  if (it == reference_index_.end()) throw InputError("reference node", name, "is not defined");
+  JD_CHECK(component >= 0 && component < 6, "reference node component out of range");
+  return num_mesh_dofs_ + 6 * it->second + component;
+}
+
+solvers::SparseMatrix DofMap::Reduce(const solvers::SparseMatrix& mesh_matrix) const {
+  JD_CHECK(mesh_matrix.rows() == num_mesh_dofs_ && mesh_matrix.cols() == num_mesh_dofs_,
+           "DofMap::Reduce: the matrix must have one row and column per mesh DOF");
+  const solvers::SparseMatrix product = mesh_matrix * mesh_transform_;
+  return solvers::SparseMatrix(mesh_transform_.transpose() * product);
+}
+
+}  // namespace jointdyn::fe
