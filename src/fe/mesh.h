@@ -50,8 +50,9 @@ struct ElementBlock {
   const int* element(int e) const { return connectivity.data() + e * NodesPerElement(type); }
 };
 
-// Boundary faces of one type (surface elements of a 3D mesh, edges of a 2D one), with
-// the element each face belongs to, so that an outward normal is known.
+// Boundary faces of one type (surface elements of a 3D mesh, edges of a 2D one), each
+// oriented so that its node order gives the outward normal of the solid it bounds (the
+// right-hand rule, as Gmsh orients boundary elements).
 struct FaceSet {
   ElementType type = ElementType::kQuad4;
   std::vector<int> connectivity;  // NodesPerElement(type) node indices per face
