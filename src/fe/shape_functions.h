@@ -7,6 +7,7 @@
 // tet10 are complete quadratic (Lagrange), quad8 and hex20 serendipity.
 #pragma once
 
+#include "core/quadrature.h"
 #include "core/types.h"
 #include "fe/mesh.h"
 
@@ -35,8 +36,5 @@ struct QuadratureRule {
 // degree <= `degree` exactly (0 <= degree <= 12; triangles and tetrahedra use collapsed
 // Gauss rules above degree 2).
 QuadratureRule Quadrature(ElementType type, int degree);
-
-// Gauss-Legendre points and weights on [-1, 1] (n >= 1), exact to degree 2 n - 1.
-void GaussLegendre(int n, VecX& points, VecX& weights);
 
 }  // namespace jointdyn::fe

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/quadrature.h"
 #include "laws/law_point.h"
 #include "laws/test/conformance.h"
 
@@ -148,27 +149,12 @@ double GrossSlipSlip(Family family) {
   return 0.0;
 }
 
-// 10-point Gauss-Legendre rule on [a, b] (nodes by Newton on P_10).
+// 10-point Gauss-Legendre rule on [a, b].
 double GaussLegendre(const std::function<double(double)>& f, double a, double b) {
-  constexpr int n = 10;
+  VecX x, w;
+  jointdyn::GaussLegendre(10, x, w);
   double sum = 0.0;
-  for (int i = 1; i <= n; ++i) {
-    double x = std::cos(kPi * (i - 0.25) / (n + 0.5)), dp = 0.0;
-    for (int it = 0; it < 100; ++it) {
-      double p0 = 1.0, p1 = x;
-      for (int k = 2; k <= n; ++k) {
-        const double p2 = ((2.0 * k - 1.0) * x * p1 - (k - 1.0) * p0) / k;
-        p0 = p1;
-        p1 = p2;
-      }
-      dp = n * (x * p1 - p0) / (x * x - 1.0);
-      const double dx = p1 / dp;
-      x -= dx;
-      if (std::abs(dx) < 1e-16) break;
-    }
-    const double w = 2.0 / ((1.0 - x * x) * dp * dp);
-    sum += w * f(0.5 * (a + b) + 0.5 * (b - a) * x);
-  }
+  for (int i = 0; i < x.size(); ++i) sum += w(i) * f(0.5 * (a + b) + 0.5 * (b - a) * x(i));
   return 0.5 * (b - a) * sum;
 }
 
