@@ -308,6 +308,67 @@ TEST(ContactSurface, NodeSetGivesTheFaceSetsFacesAndDiagonalWeightsArePositive) 
   EXPECT_GT(diagonal.minCoeff(), 0.0);
 }
 
+TEST(ContactPairing, MultilayerSheetCentralSheetOnBothOuterSheets) {
+  MultilayerSheetOptions options;
+  options.mesh = {.mesh_size = 4e-3, .non_matching = true};
+  const Mesh mesh = BuildMultilayerSheet(options);
+  const double t = options.thickness;
+  for (const auto& [slave, master, normal] :
+       {std::make_tuple("central_bottom", "lower_top", 1.0),
+        std::make_tuple("central_top", "upper_bottom", -1.0)}) {
+    const PairingResult result =
+        PairSurfaces(mesh, SurfaceFromFaceSet(mesh, slave), SurfaceFromFaceSet(mesh, master), {});
+    EXPECT_NEAR(result.slave_area, 0.3 * options.width, 1e-14) << slave;
+    EXPECT_LT(std::max(-result.min_gap, result.max_gap), 1e-15 + 1e-12 * t);
+    for (const ContactPair& pair : result.pairs) ASSERT_NEAR(pair.n.z(), normal, 1e-14);
+  }
+}
+
+// A 2D (plane) pair of quad4 strips touching along y = 0 (lower: nx_lower elements on
+// [0, 1] x [-0.1, 0], upper: nx_upper on [0, 1] x [gap, gap + 0.1]), faces = edges.
+Mesh Strips2D(int nx_lower, int nx_upper, double gap) {
+  Mesh mesh;
+  mesh.dim = 2;
+  mesh.nodes.resize(2 * (nx_lower + 1) + 2 * (nx_upper + 1), 3);
+  int row = 0;
+  for (const auto& [name, face, nx, y0, top] :
+       {std::make_tuple("lower", "master", nx_lower, -0.1, true),
+        std::make_tuple("upper", "slave", nx_upper, gap, false)}) {
+    const int offset = row;
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i <= nx; ++i) mesh.nodes.row(row++) << 1.0 * i / nx, y0 + 0.1 * j, 0.0;
+    ElementBlock block{.name = name, .type = ElementType::kQuad4};
+    FaceSet edges{.type = ElementType::kLine2};
+    for (int i = 0; i < nx; ++i) {
+      const int a = offset + i, b = a + 1, c = b + nx + 1, d = a + nx + 1;
+      block.connectivity.insert(block.connectivity.end(), {a, b, c, d});
+      edges.connectivity.push_back(top ? d : a);
+      edges.connectivity.push_back(top ? c : b);
+    }
+    mesh.blocks.push_back(block);
+    mesh.face_sets[face] = edges;
+  }
+  EXPECT_TRUE(mesh.Validate("strips").ok);
+  return mesh;
+}
+
+TEST(ContactPairing, PlaneStripsPairOnEdges) {
+  const double gap = 2e-4;
+  const Mesh mesh = Strips2D(4, 7, gap);
+  const ContactSurface slave = SurfaceFromFaceSet(mesh, "slave");
+  const PairingResult result = PairSurfaces(mesh, slave, SurfaceFromFaceSet(mesh, "master"), {});
+  ASSERT_EQ(result.pairs.size(), 8u);
+  EXPECT_NEAR(result.slave_area, 1.0, 1e-15);  // edge length [m] (per unit thickness)
+  EXPECT_NEAR(result.min_gap, gap, 1e-15);
+  EXPECT_NEAR(result.max_gap, gap, 1e-15);
+  ExpectOrthonormalFrames(result);
+  for (const ContactPair& pair : result.pairs) {
+    ASSERT_LT((pair.n - Vec3::UnitY()).norm(), 1e-15);
+    ASSERT_LT((pair.t1 - Vec3::UnitX()).norm(), 1e-15);
+  }
+  ExpectExactTransfer(mesh, result, slave.faces, Vec3::UnitY());
+}
+
 TEST(ContactPairing, CsvHasOneLinePerPair) {
   const Mesh mesh = FlatPair(0.0);
   const PairingResult result =
