@@ -12,7 +12,7 @@ JOBS=${JOBS:-$(nproc)}
 # Debian packages the build needs (see README: why each one is there).
 PACKAGES=(
   g++ cmake ninja-build ccache pkg-config clang-format
-  libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfftw3-dev
+  libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfftw3-dev libgmsh-dev
   libsuitesparse-dev libopenblas0-pthread libspectra-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )

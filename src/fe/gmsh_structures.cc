@@ -1,0 +1,316 @@
+#include "fe/gmsh_structures.h"
+
+#include <gmsh.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+
+#include "core/error.h"
+#include "fe/gmsh_mesh.h"
+#include "fe/gmsh_session.h"
+
+namespace jointdyn::fe {
+namespace {
+
+// One sheet of a stack: x in [x0, x1], z in [z0, z0 + t], element size h [m].
+struct SheetSpec {
+  std::string name;
+  double x0, x1, z0, t, h;
+};
+
+// A face set: the boundary surfaces of one sheet that lie inside a box [m].
+struct FaceRequest {
+  std::string name;
+  int sheet;
+  double x0, x1, y0, y1, z0, z1;
+};
+
+struct StackSpec {
+  std::string source;  // names the structure in messages
+  double width = 0.0;  // [m]
+  double hole_radius = 0.0;
+  std::vector<double> holes;  // [m] x of the hole centres (through every sheet there)
+  std::vector<double> cuts;   // [m] extra x positions where the layout is split
+  std::vector<SheetSpec> sheets;
+  std::vector<FaceRequest> faces;
+};
+
+int Count(double length, double h, int minimum) {
+  return std::max(minimum, static_cast<int>(std::lround(length / h)));
+}
+
+// The planar, transfinite layout of one sheet at z = z0 in Gmsh's built-in kernel.
+class Layout {
+ public:
+  Layout(double z, bool recombine) : z_(z), recombine_(recombine) {}
+
+  int Point(double x, double y) {
+    const auto key = std::make_pair(x, y);
+    if (const auto it = points_.find(key); it != points_.end()) return it->second;
+    return points_[key] = gmsh::model::geo::addPoint(x, y, z_);
+  }
+  // A straight or circular (about `center`) curve from p to q with `nodes` nodes; the
+  // tag is negative when an existing curve is used in reverse.
+  int Curve(int p, int q, int nodes, int center = -1) {
+    if (const auto it = curves_.find({p, q}); it != curves_.end()) return it->second;
+    if (const auto it = curves_.find({q, p}); it != curves_.end()) return -it->second;
+    const int tag =
+        center < 0 ? gmsh::model::geo::addLine(p, q) : gmsh::model::geo::addCircleArc(p, center, q);
+    gmsh::model::geo::mesh::setTransfiniteCurve(tag, nodes);
+    return curves_[{p, q}] = tag;
+  }
+  // A four-sided transfinite surface with corners a, b, c, d (counterclockwise).
+  void Surface(const std::vector<int>& curves, const std::vector<int>& corners) {
+    const int loop = gmsh::model::geo::addCurveLoop(curves);
+    const int tag = gmsh::model::geo::addPlaneSurface({loop});
+    gmsh::model::geo::mesh::setTransfiniteSurface(tag, "Left", corners);
+    if (recombine_) gmsh::model::geo::mesh::setRecombine(2, tag);
+    surfaces_.emplace_back(2, tag);
+  }
+  const gmsh::vectorpair& surfaces() const { return surfaces_; }
+
+ private:
+  double z_;
+  bool recombine_;
+  std::map<std::pair<double, double>, int> points_;
+  std::map<std::pair<int, int>, int> curves_;
+  gmsh::vectorpair surfaces_;
+};
+
+// Meshes one sheet of `spec` in its own Gmsh session and converts it.
+Mesh BuildSheet(const StackSpec& spec, int s, const SheetMeshOptions& options) {
+  const SheetSpec& sheet = spec.sheets[s];
+  GmshSession session(options.verbose);
+  const bool hex = options.shape == CellShape::kHex;
+  const double w = spec.width, r = spec.hole_radius, h = sheet.h;
+  // Split positions: sheet ends, every other sheet's ends and cuts inside, hole cells.
+  std::vector<double> xs = {sheet.x0, sheet.x1};
+  auto add_inside = [&](double x) {
+    if (x > sheet.x0 && x < sheet.x1) xs.push_back(x);
+  };
+  for (const SheetSpec& other : spec.sheets) add_inside(other.x0), add_inside(other.x1);
+  for (double x : spec.cuts) add_inside(x);
+  for (double c : spec.holes) add_inside(c - 0.5 * w), add_inside(c + 0.5 * w);
+  std::sort(xs.begin(), xs.end());
+  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+
+  Layout layout(sheet.z0, hex);
+  const int n_side = Count(w, h, 2) + 1;  // nodes across the width (and on hole arcs)
+  for (std::size_t i = 0; i + 1 < xs.size(); ++i) {
+    const double xa = xs[i], xb = xs[i + 1], c = 0.5 * (xa + xb);
+    const bool hole = std::any_of(spec.holes.begin(), spec.holes.end(),
+                                  [&](double x) { return std::abs(x - c) < 1e-9 * w; });
+    const int s0 = layout.Point(xa, -0.5 * w), s1 = layout.Point(xb, -0.5 * w);
+    const int s2 = layout.Point(xb, 0.5 * w), s3 = layout.Point(xa, 0.5 * w);
+    if (!hole) {
+      const int n_x = Count(xb - xa, h, 1) + 1;
+      layout.Surface({layout.Curve(s0, s1, n_x), layout.Curve(s1, s2, n_side),
+                      layout.Curve(s2, s3, n_x), layout.Curve(s3, s0, n_side)},
+                     {s0, s1, s2, s3});
+      continue;
+    }
+    // O-grid: four patches between the square cell and the bore, split on the diagonals.
+    const int center = layout.Point(c, 0.0);
+    const int n_radial = Count(std::sqrt(0.5) * w - r, h, 1) + 1;
+    const std::vector<int> square = {s0, s1, s2, s3};
+    std::vector<int> circle;
+    for (int k = 0; k < 4; ++k) {
+      const double angle = std::numbers::pi * (-0.75 + 0.5 * k);
+      circle.push_back(layout.Point(c + r * std::cos(angle), r * std::sin(angle)));
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int k1 = (k + 1) % 4;
+      layout.Surface({layout.Curve(square[k], square[k1], n_side),
+                      layout.Curve(square[k1], circle[k1], n_radial),
+                      layout.Curve(circle[k1], circle[k], n_side, center),
+                      layout.Curve(circle[k], square[k], n_radial)},
+                     {square[k], square[k1], circle[k1], circle[k]});
+    }
+  }
+  gmsh::vectorpair extruded;
+  gmsh::model::geo::extrude(layout.surfaces(), 0.0, 0.0, sheet.t, extruded, {Count(sheet.t, h, 1)},
+                            {}, hex);
+  gmsh::model::geo::synchronize();
+
+  gmsh::vectorpair volumes;
+  for (const auto& dim_tag : extruded) {
+    if (dim_tag.first == 3) volumes.push_back(dim_tag);
+  }
+  std::vector<int> volume_tags;
+  for (const auto& dim_tag : volumes) volume_tags.push_back(dim_tag.second);
+  gmsh::model::setPhysicalName(3, gmsh::model::addPhysicalGroup(3, volume_tags), sheet.name);
+  gmsh::vectorpair boundary;
+  gmsh::model::getBoundary(volumes, boundary, /*combined=*/true, /*oriented=*/false);
+  const double eps = 1e-6 * w;
+  for (const FaceRequest& request : spec.faces) {
+    if (request.sheet != s) continue;
+    std::vector<int> tags;
+    for (const auto& [dim, tag] : boundary) {
+      double x0, y0, z0, x1, y1, z1;
+      gmsh::model::getBoundingBox(dim, std::abs(tag), x0, y0, z0, x1, y1, z1);
+      if (x0 >= request.x0 - eps && x1 <= request.x1 + eps && y0 >= request.y0 - eps &&
+          y1 <= request.y1 + eps && z0 >= request.z0 - eps && z1 <= request.z1 + eps)
+        tags.push_back(std::abs(tag));
+    }
+    JD_CHECK(!tags.empty(), spec.source + ": no surface for face set " + request.name);
+    gmsh::model::setPhysicalName(2, gmsh::model::addPhysicalGroup(2, tags), request.name);
+  }
+
+  gmsh::option::setNumber("Mesh.ElementOrder", 1);
+  gmsh::option::setNumber("Mesh.SecondOrderIncomplete", 1);  // hex20: serendipity
+  gmsh::option::setNumber("Mesh.SecondOrderLinear", 0);      // mid nodes on the bores
+  gmsh::model::mesh::generate(3);
+  if (options.order == ElementOrder::kQuadratic) gmsh::model::mesh::setOrder(2);
+  if (const std::vector<std::string> errors = session.Errors(); !errors.empty())
+    throw InputError(spec.source, sheet.name, "Gmsh failed to mesh the sheet: " + errors.front());
+  return MeshFromGmshModel(spec.source + " (" + sheet.name + ")");
+}
+
+// Appends `part` (its own nodes) to `mesh`.
+void Append(Mesh& mesh, const Mesh& part) {
+  const int offset = mesh.num_nodes();
+  mesh.nodes.conservativeResize(offset + part.num_nodes(), 3);
+  mesh.nodes.bottomRows(part.num_nodes()) = part.nodes;
+  auto shifted = [offset](std::vector<int> indices) {
+    for (int& i : indices) i += offset;
+    return indices;
+  };
+  for (const ElementBlock& block : part.blocks)
+    mesh.blocks.push_back({block.name, block.type, shifted(block.connectivity)});
+  for (const auto& [name, set] : part.node_sets) mesh.node_sets[name] = shifted(set);
+  for (const auto& [name, set] : part.face_sets)
+    mesh.face_sets[name] = {set.type, shifted(set.connectivity)};
+}
+
+Mesh BuildStack(const StackSpec& spec, const SheetMeshOptions& options) {
+  Mesh mesh;
+  mesh.dim = 3;
+  for (int s = 0; s < static_cast<int>(spec.sheets.size()); ++s)
+    Append(mesh, BuildSheet(spec, s, options));
+  if (const Status status = mesh.Validate(spec.source); !status.ok)
+    throw InputError("", "", status.message);
+  return mesh;
+}
+
+void RequirePositive(const char* key, double value) {
+  if (!(value > 0.0) || !std::isfinite(value))
+    throw InputError(key, FormatValue(value), "must be > 0 and finite");
+}
+
+constexpr double kBig = 1e30;  // [m] an unbounded side of a face-set box
+
+}  // namespace
+
+void SheetMeshOptions::Validate() const {
+  RequirePositive("mesh_size", mesh_size);
+  RequirePositive("size_ratio", size_ratio);
+  if (non_matching && std::abs(size_ratio - 1.0) < 1e-3)
+    throw InputError("size_ratio", FormatValue(size_ratio),
+                     "must differ from 1 for non-matching meshes");
+}
+
+void FrictionBarOptions::Validate() const {
+  mesh.Validate();
+  RequirePositive("sheet_length", sheet_length);
+  RequirePositive("width", width);
+  RequirePositive("thickness", thickness);
+  RequirePositive("hole_diameter", hole_diameter);
+  if (!(total_length > sheet_length && total_length < 2.0 * sheet_length))
+    throw InputError("total_length", FormatValue(total_length),
+                     "must lie between sheet_length and 2 sheet_length (the sheets overlap)");
+  if (hole_diameter >= 0.8 * width)
+    throw InputError("hole_diameter", FormatValue(hole_diameter), "must be < 0.8 width");
+  const double joint0 = total_length - sheet_length;
+  std::vector<double> sorted = hole_x;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    // Each hole sits in a square cell of side `width` inside the joint, cells apart.
+    const double lower = k == 0 ? joint0 : sorted[k - 1] + 0.5 * width;
+    if (sorted[k] - 0.5 * width < lower - 1e-12 || sorted[k] + 0.5 * width > sheet_length + 1e-12)
+      throw InputError("hole_x", FormatValue(sorted[k]),
+                       "hole cells (width x width around each hole) must lie in the joint [" +
+                           FormatValue(joint0) + ", " + FormatValue(sheet_length) +
+                           "] m without overlapping");
+  }
+}
+
+Mesh BuildFrictionBar(const FrictionBarOptions& options) {
+  options.Validate();
+  const SheetMeshOptions& m = options.mesh;
+  const double t = options.thickness, r = 0.5 * options.hole_diameter;
+  const double joint0 = options.total_length - options.sheet_length;
+  const double h2 = m.non_matching ? m.mesh_size * m.size_ratio : m.mesh_size;
+  StackSpec spec;
+  spec.source = "friction bar";
+  spec.width = options.width;
+  spec.hole_radius = r;
+  spec.holes = options.hole_x;
+  std::sort(spec.holes.begin(), spec.holes.end());
+  spec.sheets = {{"sheet_1", 0.0, options.sheet_length, -t, t, m.mesh_size},
+                 {"sheet_2", joint0, options.total_length, 0.0, t, h2}};
+  spec.faces = {
+      {"clamp", 0, 0.0, 0.0, -kBig, kBig, -kBig, kBig},
+      {"load", 1, options.total_length, options.total_length, -kBig, kBig, -kBig, kBig},
+      {"sheet_1_joint", 0, joint0, options.sheet_length, -kBig, kBig, 0.0, 0.0},
+      {"sheet_2_joint", 1, joint0, options.sheet_length, -kBig, kBig, 0.0, 0.0},
+  };
+  for (int s = 0; s < 2; ++s) {
+    for (std::size_t k = 0; k < spec.holes.size(); ++k) {
+      const double c = spec.holes[k];
+      spec.faces.push_back({"sheet_" + std::to_string(s + 1) + "_hole_" + std::to_string(k + 1), s,
+                            c - r, c + r, -r, r, -kBig, kBig});
+    }
+  }
+  return BuildStack(spec, m);
+}
+
+void MultilayerSheetOptions::Validate() const {
+  mesh.Validate();
+  RequirePositive("outer_length", outer_length);
+  RequirePositive("width", width);
+  RequirePositive("thickness", thickness);
+  RequirePositive("connection_length", connection_length);
+  if (central_length < outer_length)
+    throw InputError("central_length", FormatValue(central_length), "must be >= outer_length");
+  for (double x : connection_x) {
+    if (x - 0.5 * connection_length <= 0.0 || x + 0.5 * connection_length >= outer_length)
+      throw InputError("connection_x", FormatValue(x),
+                       "connection patches must lie inside (0, outer_length)");
+  }
+}
+
+Mesh BuildMultilayerSheet(const MultilayerSheetOptions& options) {
+  options.Validate();
+  const SheetMeshOptions& m = options.mesh;
+  const double t = options.thickness, l = options.outer_length;
+  const double h2 = m.non_matching ? m.mesh_size * m.size_ratio : m.mesh_size;
+  StackSpec spec;
+  spec.source = "multilayer sheet";
+  spec.width = options.width;
+  spec.sheets = {{"lower", 0.0, l, -1.5 * t, t, m.mesh_size},
+                 {"central", 0.0, options.central_length, -0.5 * t, t, h2},
+                 {"upper", 0.0, l, 0.5 * t, t, m.mesh_size}};
+  for (int s = 0; s < 3; ++s) {
+    const SheetSpec& sheet = spec.sheets[s];
+    spec.faces.push_back({sheet.name + "_clamp", s, 0.0, 0.0, -kBig, kBig, -kBig, kBig});
+    spec.faces.push_back({sheet.name + "_end", s, sheet.x1, sheet.x1, -kBig, kBig, -kBig, kBig});
+  }
+  spec.faces.push_back({"lower_top", 0, 0.0, l, -kBig, kBig, -0.5 * t, -0.5 * t});
+  spec.faces.push_back({"central_bottom", 1, 0.0, l, -kBig, kBig, -0.5 * t, -0.5 * t});
+  spec.faces.push_back({"central_top", 1, 0.0, l, -kBig, kBig, 0.5 * t, 0.5 * t});
+  spec.faces.push_back({"upper_bottom", 2, 0.0, l, -kBig, kBig, 0.5 * t, 0.5 * t});
+  for (std::size_t k = 0; k < options.connection_x.size(); ++k) {
+    const double a = options.connection_x[k] - 0.5 * options.connection_length;
+    const double b = options.connection_x[k] + 0.5 * options.connection_length;
+    spec.cuts.push_back(a);
+    spec.cuts.push_back(b);
+    const std::string name = "connection_" + std::to_string(k + 1);
+    spec.faces.push_back({name + "_lower", 0, a, b, -kBig, kBig, -1.5 * t, -1.5 * t});
+    spec.faces.push_back({name + "_upper", 2, a, b, -kBig, kBig, 1.5 * t, 1.5 * t});
+  }
+  return BuildStack(spec, m);
+}
+
+}  // namespace jointdyn::fe

@@ -1,0 +1,133 @@
+#include "fe/gmsh_mesh.h"
+
+#include <gmsh.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.h"
+#include "fe/gmsh_session.h"
+#include "fe/mesh_faces.h"
+#include "fe/test/fe_test_util.h"
+
+namespace jointdyn::fe {
+namespace {
+
+constexpr double kLx = 0.2, kLy = 0.1, kLz = 0.05;  // [m] the box
+
+int EntityIn(int dim, double x0, double y0, double z0, double x1, double y1, double z1) {
+  gmsh::vectorpair found;
+  gmsh::model::getEntitiesInBoundingBox(x0, y0, z0, x1, y1, z1, found, dim);
+  EXPECT_EQ(found.size(), 1u);
+  return found.at(0).second;
+}
+
+// Writes the box meshed with tet4 by Gmsh, with the physical groups solid (volume),
+// bottom (face z = 0) and corner (point at the origin) when `groups`; returns the path and
+// the number of nodes Gmsh made.
+std::pair<std::string, int> WriteBox(const std::string& file, bool groups, double version) {
+  const std::string path = (test::ScratchDir("gmsh_" + file) / file).string();
+  GmshSession session;
+  gmsh::model::occ::addBox(0.0, 0.0, 0.0, kLx, kLy, kLz);
+  gmsh::model::occ::synchronize();
+  if (groups) {
+    const double e = 1e-6;
+    gmsh::model::setPhysicalName(3, gmsh::model::addPhysicalGroup(3, {1}), "solid");
+    const int bottom = EntityIn(2, -e, -e, -e, kLx + e, kLy + e, e);
+    gmsh::model::setPhysicalName(2, gmsh::model::addPhysicalGroup(2, {bottom}), "bottom");
+    const int corner = EntityIn(0, -e, -e, -e, e, e, e);
+    gmsh::model::setPhysicalName(0, gmsh::model::addPhysicalGroup(0, {corner}), "corner");
+  }
+  gmsh::option::setNumber("Mesh.MeshSizeMax", 0.03);
+  gmsh::option::setNumber("Mesh.Algorithm", 6);
+  gmsh::option::setNumber("Mesh.ElementOrder", 1);
+  gmsh::option::setNumber("Mesh.MshFileVersion", version);
+  gmsh::model::mesh::generate(3);
+  std::vector<std::size_t> tags;
+  std::vector<double> coords, parametric;
+  gmsh::model::mesh::getNodes(tags, coords, parametric);
+  gmsh::write(path);
+  return {path, static_cast<int>(tags.size())};
+}
+
+TEST(ReadMsh, BoxRoundTripInFormats2And4) {
+  for (double version : {2.2, 4.1}) {
+    SCOPED_TRACE(version);
+    const auto [path, gmsh_nodes] = WriteBox("box.msh", true, version);
+    const Mesh mesh = ReadMsh(path);
+    EXPECT_EQ(mesh.dim, 3);
+    EXPECT_EQ(mesh.num_nodes(), gmsh_nodes);  // every node belongs to the solid
+    ASSERT_EQ(mesh.blocks.size(), 1u);
+    EXPECT_EQ(mesh.blocks[0].name, "solid");
+    EXPECT_EQ(mesh.blocks[0].type, ElementType::kTet4);
+    // Flat-faced tet4 fill the box exactly (to rounding).
+    EXPECT_NEAR(test::BlockVolume(mesh, mesh.blocks[0]), kLx * kLy * kLz, 1e-15);
+    EXPECT_GT(test::MinJacobian(mesh), 0.0);
+    ASSERT_EQ(mesh.face_sets.size(), 1u);
+    const FaceSet& bottom = mesh.face_sets.at("bottom");
+    EXPECT_EQ(bottom.type, ElementType::kTri3);
+    EXPECT_NEAR(test::FaceSetArea(mesh, bottom), kLx * kLy, 1e-15);
+    const double center[2] = {1.0 / 3.0, 1.0 / 3.0};
+    for (int f = 0; f < bottom.size(); ++f) {  // oriented outward: -z
+      const Vec3 n = FaceNormal(bottom.type, FaceCoordinates(mesh, bottom, f), center);
+      ASSERT_NEAR(n.normalized().z(), -1.0, 1e-12) << "face " << f;
+    }
+    ASSERT_EQ(mesh.node_sets.size(), 3u);
+    EXPECT_EQ(static_cast<int>(mesh.node_sets.at("solid").size()), gmsh_nodes);
+    ASSERT_EQ(mesh.node_sets.at("corner").size(), 1u);
+    EXPECT_EQ(mesh.nodes.row(mesh.node_sets.at("corner")[0]).norm(), 0.0);
+    EXPECT_EQ(mesh.node_sets.at("bottom"), mesh.FaceSetNodes("bottom"));
+  }
+}
+
+// The message of the InputError that `read` throws ("" when none).
+template <class F>
+std::string ErrorOf(F read) {
+  try {
+    read();
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(ReadMsh, PrismsAreRejectedNamingFileGroupAndType) {
+  const std::string path = (test::ScratchDir("gmsh_prisms") / "prisms.msh").string();
+  {
+    GmshSession session;
+    const int p1 = gmsh::model::geo::addPoint(0, 0, 0), p2 = gmsh::model::geo::addPoint(1, 0, 0);
+    const int p3 = gmsh::model::geo::addPoint(0, 1, 0);
+    const int loop = gmsh::model::geo::addCurveLoop({gmsh::model::geo::addLine(p1, p2),
+                                                     gmsh::model::geo::addLine(p2, p3),
+                                                     gmsh::model::geo::addLine(p3, p1)});
+    const int surface = gmsh::model::geo::addPlaneSurface({loop});
+    gmsh::vectorpair out;
+    gmsh::model::geo::extrude({{2, surface}}, 0, 0, 0.5, out, {2}, {}, true);
+    gmsh::model::geo::synchronize();
+    gmsh::model::setPhysicalName(3, gmsh::model::addPhysicalGroup(3, {out[1].second}), "wedges");
+    gmsh::option::setNumber("Mesh.MeshSizeMax", 0.5);
+    gmsh::model::mesh::generate(3);
+    gmsh::write(path);
+  }
+  const std::string message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+  EXPECT_NE(message.find("physical volume 'wedges'"), std::string::npos) << message;
+  EXPECT_NE(message.find("Prism"), std::string::npos) << message;
+  EXPECT_NE(message.find("tet4, tet10, hex8, hex20"), std::string::npos) << message;
+}
+
+TEST(ReadMsh, MissingGroupsFilesAndExtensionsAreInputErrors) {
+  const std::string path = WriteBox("bare.msh", false, 4.1).first;
+  std::string message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+  EXPECT_NE(message.find("physical volume"), std::string::npos) << message;
+  message = ErrorOf([] { ReadMsh("/nonexistent/part.msh"); });
+  EXPECT_NE(message.find("/nonexistent/part.msh"), std::string::npos) << message;
+  message = ErrorOf([] { ReadMsh("part.geo"); });
+  EXPECT_NE(message.find(".msh"), std::string::npos) << message;
+  // A session after the failures still works.
+  EXPECT_EQ(ReadMsh(WriteBox("again.msh", true, 4.1).first).blocks.size(), 1u);
+}
+
+}  // namespace
+}  // namespace jointdyn::fe

@@ -1,0 +1,148 @@
+#include "fe/gmsh_structures.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "core/error.h"
+#include "fe/test/fe_test_util.h"
+
+namespace jointdyn::fe {
+namespace {
+
+// The cross-section area of a bore of radius r [m^2]: the inscribed polygon of `segments`
+// chords for linear elements (straight edges), the circle for quadratic ones (to the
+// interpolation error, covered by the tolerance).
+double BoreArea(double r, int segments, ElementOrder order) {
+  if (order == ElementOrder::kQuadratic) return std::numbers::pi * r * r;
+  return 0.5 * segments * r * r * std::sin(2.0 * std::numbers::pi / segments);
+}
+
+// The sorted coordinates of the nodes of a face set (to compare two sides of a joint).
+std::vector<std::array<double, 3>> SortedCoordinates(const Mesh& mesh, const std::string& name) {
+  std::vector<std::array<double, 3>> points;
+  for (int node : mesh.FaceSetNodes(name))
+    points.push_back({mesh.nodes(node, 0), mesh.nodes(node, 1), mesh.nodes(node, 2)});
+  std::sort(points.begin(), points.end());
+  return points;
+}
+
+struct Variant {
+  CellShape shape;
+  ElementOrder order;
+  bool non_matching;
+};
+
+class FrictionBarMesh : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(FrictionBarMesh, BlocksSetsVolumesAndJointFaces) {
+  const Variant variant = GetParam();
+  FrictionBarOptions options;
+  options.mesh = {.mesh_size = 2.5e-3,
+                  .order = variant.order,
+                  .shape = variant.shape,
+                  .non_matching = variant.non_matching};
+  const Mesh mesh = BuildFrictionBar(options);
+  ASSERT_EQ(mesh.blocks.size(), 2u);
+  EXPECT_EQ(mesh.blocks[0].name, "sheet_1");
+  EXPECT_EQ(mesh.blocks[1].name, "sheet_2");
+  const bool hex = variant.shape == CellShape::kHex,
+             linear = variant.order == ElementOrder::kLinear;
+  const ElementType solid = hex ? (linear ? ElementType::kHex8 : ElementType::kHex20)
+                                : (linear ? ElementType::kTet4 : ElementType::kTet10);
+  EXPECT_EQ(mesh.blocks[0].type, solid);
+  EXPECT_EQ(mesh.face_sets.size(), 12u);  // clamp, load, 2 joint faces, 2 x 4 bores
+  EXPECT_EQ(mesh.node_sets.size(), 14u);  // the same and the two sheets
+  for (const std::string& name :
+       {"clamp", "load", "sheet_1_joint", "sheet_2_joint", "sheet_1_hole_1", "sheet_2_hole_4"})
+    EXPECT_TRUE(mesh.face_sets.count(name)) << name;
+  EXPECT_GT(test::MinJacobian(mesh), 0.0);
+
+  // Volumes and areas against the geometry: 200 x 20 x 3 mm minus four bores, whose
+  // linear approximation has 4 (n - 1) chords with n the nodes across the width.
+  const double r = 0.5 * options.hole_diameter, t = options.thickness, w = options.width;
+  const double tolerance = linear ? 1e-12 : 1e-6;
+  for (int s = 0; s < 2; ++s) {
+    const double h =
+        s == 1 && variant.non_matching ? 1.5 * options.mesh.mesh_size : options.mesh.mesh_size;
+    const int segments = 4 * static_cast<int>(std::lround(w / h));
+    const double bore = BoreArea(r, segments, variant.order);
+    const double volume = (options.sheet_length * w - 4.0 * bore) * t;
+    EXPECT_NEAR(test::BlockVolume(mesh, mesh.blocks[s]), volume, tolerance * volume) << s;
+    const std::string joint = "sheet_" + std::to_string(s + 1) + "_joint";
+    const double joint_area = (2.0 * options.sheet_length - options.total_length) * w - 4 * bore;
+    EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at(joint)), joint_area,
+                tolerance * joint_area);
+  }
+  EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at("clamp")), w * t, 1e-12 * w * t);
+  EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at("load")), w * t, 1e-12 * w * t);
+  // Mass with steel (7850 kg/m^3): the seed's m_FB = 0.185 kg.
+  if (!linear) {
+    const double volume =
+        test::BlockVolume(mesh, mesh.blocks[0]) + test::BlockVolume(mesh, mesh.blocks[1]);
+    EXPECT_NEAR(7850.0 * volume, 0.185, 0.001);
+  }
+
+  // The sheets have separate nodes; conforming joint faces have coincident ones.
+  const auto side_1 = SortedCoordinates(mesh, "sheet_1_joint");
+  const auto side_2 = SortedCoordinates(mesh, "sheet_2_joint");
+  std::vector<int> shared;
+  std::set_intersection(mesh.node_sets.at("sheet_1").begin(), mesh.node_sets.at("sheet_1").end(),
+                        mesh.node_sets.at("sheet_2").begin(), mesh.node_sets.at("sheet_2").end(),
+                        std::back_inserter(shared));
+  EXPECT_TRUE(shared.empty());
+  if (variant.non_matching) {
+    EXPECT_NE(side_1.size(), side_2.size());
+  } else {
+    ASSERT_EQ(side_1.size(), side_2.size());
+    double max_distance = 0.0;
+    for (std::size_t i = 0; i < side_1.size(); ++i) {
+      for (int d = 0; d < 3; ++d)
+        max_distance = std::max(max_distance, std::abs(side_1[i][d] - side_2[i][d]));
+    }
+    EXPECT_LT(max_distance, 1e-12);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, FrictionBarMesh,
+                         ::testing::Values(Variant{CellShape::kHex, ElementOrder::kLinear, false},
+                                           Variant{CellShape::kHex, ElementOrder::kQuadratic, true},
+                                           Variant{CellShape::kTet, ElementOrder::kLinear, true},
+                                           Variant{CellShape::kTet, ElementOrder::kQuadratic,
+                                                   false}));
+
+TEST(MultilayerSheetMesh, BlocksSetsAndVolumes) {
+  MultilayerSheetOptions options;
+  options.mesh.mesh_size = 4e-3;
+  options.mesh.non_matching = true;
+  const Mesh mesh = BuildMultilayerSheet(options);
+  ASSERT_EQ(mesh.blocks.size(), 3u);
+  EXPECT_EQ(mesh.blocks[1].name, "central");
+  EXPECT_EQ(mesh.face_sets.size(), 14u);  // 3 clamps, 3 ends, 4 contact faces, 4 patches
+  EXPECT_GT(test::MinJacobian(mesh), 0.0);
+  const double w = options.width, t = options.thickness;
+  EXPECT_NEAR(test::BlockVolume(mesh, mesh.blocks[0]), 0.3 * w * t, 1e-12 * w * t);
+  EXPECT_NEAR(test::BlockVolume(mesh, mesh.blocks[1]), 0.4 * w * t, 1e-12 * w * t);
+  for (const std::string& name : {"lower_top", "central_bottom", "central_top", "upper_bottom"})
+    EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at(name)), 0.3 * w, 1e-12) << name;
+  EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at("connection_2_upper")), 0.01 * w, 1e-12);
+  EXPECT_NEAR(mesh.nodes(mesh.node_sets.at("connection_1_lower")[0], 2), -1.5 * t, 1e-15);
+}
+
+TEST(FrictionBarMesh, BadOptionsAreInputErrors) {
+  FrictionBarOptions options;
+  options.hole_x = {0.02, 0.095, 0.13, 0.165};  // the first hole outside the joint
+  EXPECT_THROW(BuildFrictionBar(options), InputError);
+  options = {};
+  options.mesh.mesh_size = -1.0;
+  EXPECT_THROW(BuildFrictionBar(options), InputError);
+  options = {};
+  options.mesh.non_matching = true;
+  options.mesh.size_ratio = 1.0;
+  EXPECT_THROW(BuildFrictionBar(options), InputError);
+}
+
+}  // namespace
+}  // namespace jointdyn::fe
