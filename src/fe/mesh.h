@@ -51,8 +51,8 @@ struct ElementBlock {
 };
 
 // Boundary faces of one type (surface elements of a 3D mesh, edges of a 2D one), each
-// oriented so that its node order gives the outward normal of the solid it bounds (the
-// right-hand rule, as Gmsh orients boundary elements).
+// oriented so that its node order gives the outward normal of the element it bounds (the
+// right-hand rule; readers and builders orient them, see mesh_faces.h).
 struct FaceSet {
   ElementType type = ElementType::kQuad4;
   std::vector<int> connectivity;  // NodesPerElement(type) node indices per face
