@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "harmonic/continuation.h"
+#include "harmonic/test/dense_system.h"
 #include "laws/coulomb.h"
 #include "laws/law_point.h"
 #include "time/integrator.h"
@@ -90,10 +91,8 @@ TEST(TimeDomain, JenkinsAndCoulombSteadyStatesMatchHarmonicBalance) {
   };
   for (const Case& test : {Case{"Jenkins", {5e3, 0.0, 1.0}}, Case{"Coulomb", {2e4, 2e3, 1.5}}}) {
     for (double omega : {80.0, 100.0, 115.0}) {
-      HarmonicSystem system;
-      system.mass = MatX::Constant(1, 1, m);
-      system.damping = MatX::Constant(1, 1, c);
-      system.stiffness = MatX::Constant(1, 1, k);
+      HarmonicSystem system =
+          DenseSystem(MatX::Constant(1, 1, m), MatX::Constant(1, 1, c), MatX::Constant(1, 1, k));
       system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
       auto law = std::make_shared<laws::CoulombLaw>(test.law, 1);
       system.elements.push_back({std::make_unique<MarchedForce>(

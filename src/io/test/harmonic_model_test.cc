@@ -40,9 +40,9 @@ TEST(HarmonicModel, AssemblesTheLinearMatrices) {
   m << 1.0, 0.0, 0.0, 2.0;
   c << 3.0, -3.0, -3.0, 3.0;
   k << 1.5e4, -5e3, -5e3, 5e3;
-  EXPECT_EQ(system.mass, m);
-  EXPECT_EQ(system.damping, c);
-  EXPECT_EQ(system.stiffness, k);
+  EXPECT_EQ(MatX(system.mass), m);
+  EXPECT_EQ(MatX(system.damping), c);
+  EXPECT_EQ(MatX(system.stiffness), k);
   ASSERT_EQ(system.excitation.size(), 1u);
   EXPECT_NEAR(system.excitation[0].cos_amplitude, 2.0 * std::cos(std::numbers::pi / 6), 1e-15);
   EXPECT_NEAR(system.excitation[0].sin_amplitude, -2.0 * std::sin(std::numbers::pi / 6), 1e-15);
