@@ -178,7 +178,7 @@ class HarmonicBalance::LinearPart {
     const double kw = k * omega;
     block.harmonic = k;
     block.a = (k_nn_ - kw * kw * m_nn_).cast<std::complex<double>>() + kI * kw * c_nn_;
-    block.d_a =
+    block.d_nn =
         (-2.0 * k * kw * m_nn_).cast<std::complex<double>>() + kI * static_cast<double>(k) * c_nn_;
     block.b = f(nn_);
     if (ll_.empty()) {
@@ -200,22 +200,25 @@ class HarmonicBalance::LinearPart {
           std::to_string(k) + ", omega = " + FormatValue(omega) +
           " rad/s (a resonance or rigid-body mode of the linear part)");
     }
-    Combine(ll_split_, 0.0, -2.0 * k * kw, k, dd_ll_);
     Combine(ln_, 1.0, -kw * kw, kw, d_ln_);
-    Combine(ln_, 0.0, -2.0 * k * kw, k, dd_ln_);
     Combine(nl_, 1.0, -kw * kw, kw, d_nl_);
-    Combine(nl_, 0.0, -2.0 * k * kw, k, dd_nl_);
-    // Y = D_LL^-1 D_LN, W = D_LL^-1 F_L, and Z = D_LL^-T D_NL^T (= Y for symmetric
-    // matrices), so that D_NL D_LL^-1 = Z^T in the omega derivatives:
-    //   d(D_bar)/dw = dD_NN - dD_NL Y - Z^T (dD_LN - dD_LL Y),
-    //   d(F_bar)/dw = -dD_NL W + Z^T dD_LL W.
+    Combine(ll_split_, 0.0, -2.0 * k * kw, k, block.d_ll);
+    Combine(ln_, 0.0, -2.0 * k * kw, k, block.d_ln);
+    Combine(nl_, 0.0, -2.0 * k * kw, k, block.d_nl);
+    // Y = D_LL^-1 D_LN, W = D_LL^-1 F_L, and Z = D_LL^-T D_NL^T (Y for symmetric
+    // matrices), so that D_NL D_LL^-1 = Z^T in d(F_bar)/dw = -dD_NL W + Z^T dD_LL W (and
+    // in Block::DerivativeTimes).
     block.y = lu_.solve(MatXc(d_ln_));
     block.w = lu_.solve(VecXc(f(ll_)));
-    const MatXc z = symmetric_ ? block.y : MatXc(lu_.transpose().solve(MatXc(d_nl_.transpose())));
+    if (symmetric_) {
+      block.z.resize(0, 0);
+    } else {
+      block.z = lu_.transpose().solve(MatXc(d_nl_.transpose()));
+    }
+    const MatXc& z = symmetric_ ? block.y : block.z;
     block.a -= d_nl_ * block.y;
-    block.d_a -= dd_nl_ * block.y + z.transpose() * (MatXc(dd_ln_) - dd_ll_ * block.y);
     block.b -= d_nl_ * block.w;
-    block.d_b = z.transpose() * (dd_ll_ * block.w) - dd_nl_ * block.w;
+    block.d_b = z.transpose() * (block.d_ll * block.w) - block.d_nl * block.w;
     return Status::Ok();
   }
 
@@ -224,10 +227,17 @@ class HarmonicBalance::LinearPart {
   MatX k_nn_, m_nn_, c_nn_;
   SplitMatrices ll_split_, ln_, nl_;
   bool symmetric_ = true;
-  SparseMatrixXc d_ll_, dd_ll_, d_ln_, dd_ln_, d_nl_, dd_nl_;  // workspace
+  SparseMatrixXc d_ll_, d_ln_, d_nl_;  // workspace
   Eigen::SparseLU<SparseMatrixXc> lu_;
   bool analyzed_ = false;
 };
+
+VecXc HarmonicBalance::Block::DerivativeTimes(const VecXc& q) const {
+  if (y.size() == 0) return d_nn * q;
+  const VecXc yq = y * q;
+  const VecXc inner = d_ln * q - d_ll * yq;
+  return d_nn * q - d_nl * yq - (z.size() > 0 ? z : y).transpose() * inner;
+}
 
 Status HarmonicOptions::Validate() const {
   if (Status status = basis.Validate(); !status) return status;
@@ -344,8 +354,10 @@ Status HarmonicBalance::UpdateBlocks(double omega) {
   blocks_.resize(NumBlocks(basis));
   for (int bi = 0; bi < NumBlocks(basis); ++bi) {
     const int k = BlockHarmonic(basis, bi);
+    if (k == 0 && static_block_ready_) continue;  // K and the static force: no omega
     if (Status status = linear_part_->Update(k, omega, ExcitationOf(k), blocks_[bi]); !status)
       return status;
+    static_block_ready_ = static_block_ready_ || k == 0;
   }
   blocks_omega_ = omega;
   return Status::Ok();
@@ -386,11 +398,12 @@ void HarmonicBalance::AddLinear(const std::vector<Block>& blocks, const Coeffici
       }
     }
     if (d_omega != nullptr) {
-      const MatX dr = block.d_a.real(), di = block.d_a.imag();
+      // Re and -Im of dA/domega Q - level db/domega, Q = a - i b.
+      const VecXc dq = block.DerivativeTimes(qa.cast<std::complex<double>>() - kI * qb);
       Eigen::Map<VecX, 0, Eigen::InnerStride<2>> wa(d_omega->data() + offset, n),
           wb(d_omega->data() + offset + 1, n);
-      wa += dr * qa + di * qb - level * block.d_b.real();
-      wb += -di * qa + dr * qb + level * block.d_b.imag();
+      wa += dq.real() - level * block.d_b.real();
+      wb += -dq.imag() + level * block.d_b.imag();
     }
     if (d_level != nullptr) {
       Eigen::Map<VecX, 0, Eigen::InnerStride<2>> la(d_level->data() + offset, n),

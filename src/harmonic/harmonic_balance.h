@@ -129,14 +129,20 @@ class HarmonicBalance {
   int last_periods() const { return last_periods_; }
 
  private:
-  // One harmonic of the linear part over a set of DOFs: complex A and b with their omega
-  // derivatives, and for the condensed recovery Q_L = level W - Y Q_N.
+  // One harmonic of the linear part over a set of DOFs: complex A and b, db/domega, and
+  // for the condensed recovery Q_L = level W - Y Q_N. dA/domega is applied to a vector
+  // without forming it (that would be a dense product over the linear DOFs per harmonic):
+  //   dA/domega Q = dD_NN Q - dD_NL Y Q - Z^T (dD_LN Q - dD_LL Y Q),
+  // Z = D_LL^-T D_NL^T (empty: Z = Y, symmetric matrices), dD the omega derivatives.
   struct Block {
     int harmonic = 0;
-    MatXc a, d_a;
+    MatXc a;
     VecXc b, d_b;
     MatXc y;
     VecXc w;
+    MatXc z, d_nn;
+    Eigen::SparseMatrix<std::complex<double>> d_ll, d_ln, d_nl;
+    VecXc DerivativeTimes(const VecXc& q) const;  // dA/domega Q [N s/rad]
   };
   class LinearPart;  // K, M, C split into the N and L DOFs, the sparse LU of D_LL
   void ValidateSystem() const;
@@ -160,6 +166,7 @@ class HarmonicBalance {
   std::unique_ptr<LinearPart> linear_part_;
   std::vector<Block> blocks_;
   double blocks_omega_ = -1.0;
+  bool static_block_ready_ = false;
   int last_periods_ = 0;
   MatX x_, f_, element_jacobian_, element_d_omega_;  // element workspace
 };
