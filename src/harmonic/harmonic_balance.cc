@@ -280,7 +280,7 @@ HarmonicBalance::HarmonicBalance(HarmonicSystem system, const HarmonicOptions& o
   layout_ = {options_.basis, static_cast<int>(unknown_dofs_.size())};
   if (Status size = CheckDenseSize(
           layout_.dofs, options_.basis,
-          options_.condense ? "the condensed Newton Jacobian" : "the uncondensed equations");
+          options_.condense ? "the condensed Newton Jacobian" : "solving without condensation");
       !size) {
     if (options_.condense)
       throw InputError("elements", std::to_string(layout_.dofs) + " nonlinear DOFs",

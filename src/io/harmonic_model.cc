@@ -216,8 +216,8 @@ HarmonicModel ReadHarmonicModel(const ModelNode& root) {
   }
 
   model.harmonics = ReadHarmonics(root.Map("harmonics"));
-  if (const Status size =
-          harmonic::CheckDenseSize(dofs.size(), model.harmonics.basis, "the uncondensed equations");
+  if (const Status size = harmonic::CheckDenseSize(dofs.size(), model.harmonics.basis,
+                                                   "solving without condensation");
       !model.harmonics.condense && !size)
     root.Map("harmonics").FailValue("condense", "false", size.message + ": condense (true)");
   for (const ModelNode& node : root.Maps("excitation"))

@@ -84,5 +84,30 @@ TEST(HarmonicModel, LinearResponseMatchesTheDirectSolution) {
   EXPECT_LT(worst, 1e-10);
 }
 
+// The dense paths are refused for a 1000-DOF chain with H = 7 (15000 coefficients) at
+// reading, naming the key and how to turn them off.
+TEST(HarmonicModel, DensePathsOnLargeModelsAreInputErrors) {
+  const std::string chain = R"(analysis: harmonic
+chain: {count: 1000, mass: 0.1, spring: 1.0e8, ends: left}
+excitation:
+  - {dof: 999, amplitude: 1.0}
+continuation: {parameter: frequency, from: 5.0, to: 10.0)";
+  const auto expect_error = [&](const std::string& extra, const std::string& harmonics,
+                                const std::string& key, const std::string& remedy) {
+    const std::string text =
+        chain + extra + "}\nharmonics: {count: 7, samples: 64" + harmonics + "}\n";
+    try {
+      ReadHarmonicModel(ModelNode::LoadString(text, "large.yaml"));
+      ADD_FAILURE() << "no error for " << key;
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.key(), key) << error.what();
+      EXPECT_NE(error.rule().find("15000 unknowns"), std::string::npos) << error.what();
+      EXPECT_NE(error.rule().find(remedy), std::string::npos) << error.what();
+    }
+  };
+  expect_error(", stability: true", "", "continuation.stability", "set stability: false");
+  expect_error("", ", condense: false", "harmonics.condense", "condense (true)");
+}
+
 }  // namespace
 }  // namespace jointdyn::io
