@@ -158,12 +158,16 @@ Status MakePoint(HarmonicBalance& hb, const VecX& q, double omega, double level,
   point.periods = hb.last_periods();  // Newton's last evaluation was at q
   if (Status status = hb.Recover(q, omega, level, point.coefficients); !status) return status;
   if (!options.stability) return Status::Ok();
+  if (Status size =
+          CheckDenseSize(hb.num_dofs(), hb.basis(), "the stability analysis (Hill's method)");
+      !size)
+    return Status::Failure(size.message + ": turn it off (stability: false)");
   MatX jacobian, rate_jacobian;
   if (Status status = hb.FullJacobian(point.coefficients, omega, jacobian); !status) return status;
   if (Status status = hb.FullRateJacobian(point.coefficients, omega, rate_jacobian); !status)
     return status;
-  const HillResult hill = HillExponents(hb.system().mass, hb.system().damping, hb.basis(), omega,
-                                        jacobian, rate_jacobian);
+  const HillResult hill = HillExponents(MatX(hb.system().mass), MatX(hb.system().damping),
+                                        hb.basis(), omega, jacobian, rate_jacobian);
   if (!hill.status) return hill.status;
   point.floquet_max_real = hill.max_real;
   point.stability = hill.max_real <= options.stability_tolerance * omega ? Stability::kStable

@@ -1,6 +1,7 @@
 #include "harmonic/harmonic_balance.h"
 
 #include <Eigen/LU>
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,19 +16,24 @@ namespace jointdyn::harmonic {
 namespace {
 
 using solvers::CheckOption;
+using solvers::SparseMatrix;
+using SparseMatrixXc = Eigen::SparseMatrix<std::complex<double>>;
 constexpr std::complex<double> kI(0.0, 1.0);
 
 std::string Indexed(const std::string& name, std::size_t i) {
   return name + "[" + std::to_string(i) + "]";
 }
 
-void RequireShape(const MatX& m, int n, const std::string& key) {
+void RequireShape(const SparseMatrix& m, int n, const std::string& key) {
   if (m.rows() != n || m.cols() != n)
     throw InputError(
         key, std::to_string(m.rows()) + " x " + std::to_string(m.cols()),
         "must be " + std::to_string(n) + " x " + std::to_string(n) + " like the mass matrix");
-  if (!m.allFinite()) throw InputError(key, "a non-finite entry", "entries must be finite");
+  if (!Eigen::Map<const VecX>(m.valuePtr(), m.nonZeros()).allFinite())
+    throw InputError(key, "a non-finite entry", "entries must be finite");
 }
+
+bool Symmetric(const SparseMatrix& m) { return (m - SparseMatrix(m.transpose())).norm() == 0.0; }
 
 // Dense LU whose reciprocal condition estimate is above machine epsilon (the criterion of
 // solvers::DenseLU); the caller names what was singular.
@@ -54,14 +60,184 @@ int BlockCoefficient(const HarmonicBasis& basis, int block) {  // first coeffici
   return pair < 0 ? 0 : basis.CosIndex(pair);
 }
 
-// D_k = K - k^2 omega^2 M + i k omega C.
+// D_k = K - k^2 omega^2 M + i k omega C, dense (the uncondensed Jacobian).
 MatXc DynamicStiffness(const HarmonicSystem& system, int k, double omega) {
   const double kw = k * omega;
-  return (system.stiffness - kw * kw * system.mass).cast<std::complex<double>>() +
-         kI * kw * system.damping;
+  return MatX(system.stiffness - kw * kw * system.mass).cast<std::complex<double>>() +
+         kI * kw * MatX(system.damping);
+}
+
+// K, M and C over one block of rows and columns with one pattern (the union of the
+// three), so that s_k K + s_m M + i s_c C is formed value by value.
+struct SplitMatrices {
+  SparseMatrix k, m, c;
+  SparseMatrixXc pattern;  // the common pattern (zeros)
+};
+
+// The block of K, M, C over the DOFs with row_of[dof] >= 0 (row index) and col_of[dof] >= 0.
+SplitMatrices Split(const HarmonicSystem& system, const std::vector<int>& row_of, int rows,
+                    const std::vector<int>& col_of, int cols) {
+  using Triplets = std::vector<Eigen::Triplet<double>>;
+  Triplets zeros, entries[3];
+  const SparseMatrix* matrices[3] = {&system.stiffness, &system.mass, &system.damping};
+  for (int which = 0; which < 3; ++which) {
+    const SparseMatrix& a = *matrices[which];
+    for (int col = 0; col < a.outerSize(); ++col) {
+      for (SparseMatrix::InnerIterator it(a, col); it; ++it) {
+        const int r = row_of[it.row()], c = col_of[it.col()];
+        if (r < 0 || c < 0) continue;
+        zeros.emplace_back(r, c, 0.0);
+        entries[which].emplace_back(r, c, it.value());
+      }
+    }
+  }
+  SplitMatrices split;
+  SparseMatrix* outputs[3] = {&split.k, &split.m, &split.c};
+  for (int which = 0; which < 3; ++which) {
+    Triplets all = zeros;
+    all.insert(all.end(), entries[which].begin(), entries[which].end());
+    outputs[which]->resize(rows, cols);
+    outputs[which]->setFromTriplets(all.begin(), all.end());  // keeps the explicit zeros
+  }
+  split.pattern = split.k.cast<std::complex<double>>();
+  return split;
+}
+
+// s_k K + s_m M + i s_c C on the common pattern of `split`.
+void Combine(const SplitMatrices& split, double s_k, double s_m, double s_c, SparseMatrixXc& out) {
+  if (out.nonZeros() != split.pattern.nonZeros()) out = split.pattern;
+  const double *k = split.k.valuePtr(), *m = split.m.valuePtr(), *c = split.c.valuePtr();
+  std::complex<double>* value = out.valuePtr();
+  for (Eigen::Index i = 0; i < out.nonZeros(); ++i)
+    value[i] = {s_k * k[i] + s_m * m[i], s_c * c[i]};
+}
+
+// SparseLU as Eigen's 1-norm condition estimator wants it (dense work vectors; solve and
+// adjoint().solve() const).
+struct ConditionView {
+  using MatrixType = MatXc;
+  using Scalar = std::complex<double>;
+  using RealScalar = double;
+  Eigen::SparseLU<SparseMatrixXc>* lu;
+  Eigen::Index rows() const { return lu->rows(); }
+  Eigen::Index cols() const { return lu->cols(); }
+  VecXc solve(const VecXc& b) const { return lu->solve(b); }
+  struct Adjoint {
+    Eigen::SparseLU<SparseMatrixXc>* lu;
+    VecXc solve(const VecXc& b) const { return lu->adjoint().solve(b); }
+  };
+  Adjoint adjoint() const { return {lu}; }
+};
+
+double NormL1(const SparseMatrixXc& a) {  // largest column sum of |a_ij|
+  double norm = 0.0;
+  for (int col = 0; col < a.outerSize(); ++col) {
+    double sum = 0.0;
+    for (SparseMatrixXc::InnerIterator it(a, col); it; ++it) sum += std::abs(it.value());
+    norm = std::max(norm, sum);
+  }
+  return norm;
 }
 
 }  // namespace
+
+Status CheckDenseSize(int dofs, const HarmonicBasis& basis, const std::string& purpose) {
+  const long long size = static_cast<long long>(dofs) * basis.size();
+  if (size <= kMaxDenseUnknowns) return Status::Ok();
+  return Status::Failure(purpose + " needs dense matrices over " + std::to_string(dofs) +
+                         " DOFs x " + std::to_string(basis.size()) +
+                         " coefficients = " + std::to_string(size) + " unknowns, more than the " +
+                         std::to_string(kMaxDenseUnknowns) + " it is meant for");
+}
+
+// The linear part per harmonic over the unknowns' DOFs N (dense) and the eliminated DOFs
+// L (sparse, one pattern for K, M, C), and the sparse LU of D_LL: the pattern is analysed
+// at the first factorization, the same for every harmonic and omega.
+class HarmonicBalance::LinearPart {
+ public:
+  LinearPart(const HarmonicSystem& system, const std::vector<int>& nn, const std::vector<int>& ll)
+      : nn_(nn), ll_(ll) {
+    const int n = static_cast<int>(system.mass.rows());
+    std::vector<int> n_of(n, -1), l_of(n, -1);
+    for (std::size_t i = 0; i < nn.size(); ++i) n_of[nn[i]] = static_cast<int>(i);
+    for (std::size_t i = 0; i < ll.size(); ++i) l_of[ll[i]] = static_cast<int>(i);
+    const int num_n = static_cast<int>(nn.size()), num_l = static_cast<int>(ll.size());
+    const SplitMatrices split_nn = Split(system, n_of, num_n, n_of, num_n);
+    k_nn_ = MatX(split_nn.k);
+    m_nn_ = MatX(split_nn.m);
+    c_nn_ = MatX(split_nn.c);
+    if (ll.empty()) return;
+    ll_split_ = Split(system, l_of, num_l, l_of, num_l);
+    ln_ = Split(system, l_of, num_l, n_of, num_n);
+    nl_ = Split(system, n_of, num_n, l_of, num_l);
+    symmetric_ = Symmetric(system.stiffness) && Symmetric(system.mass) && Symmetric(system.damping);
+  }
+
+  // The block of harmonic k at omega for the excitation f (all DOFs, level 1).
+  Status Update(int k, double omega, const VecXc& f, Block& block) {
+    const double kw = k * omega;
+    block.harmonic = k;
+    block.a = (k_nn_ - kw * kw * m_nn_).cast<std::complex<double>>() + kI * kw * c_nn_;
+    block.d_nn =
+        (-2.0 * k * kw * m_nn_).cast<std::complex<double>>() + kI * static_cast<double>(k) * c_nn_;
+    block.b = f(nn_);
+    if (ll_.empty()) {
+      block.d_b = VecXc::Zero(block.b.size());
+      return Status::Ok();
+    }
+    Combine(ll_split_, 1.0, -kw * kw, kw, d_ll_);
+    if (!analyzed_) lu_.analyzePattern(d_ll_);
+    analyzed_ = true;
+    lu_.factorize(d_ll_);
+    // The criterion of solvers::DenseLU: a reciprocal condition estimate (1-norm) above
+    // machine epsilon.
+    if (lu_.info() != Eigen::Success ||
+        !(Eigen::internal::rcond_estimate_helper(NormL1(d_ll_), ConditionView{&lu_}) >=
+          std::numeric_limits<double>::epsilon())) {
+      return Status::Failure(
+          "condensation: the dynamic stiffness of the linear DOFs is singular "
+          "at harmonic " +
+          std::to_string(k) + ", omega = " + FormatValue(omega) +
+          " rad/s (a resonance or rigid-body mode of the linear part)");
+    }
+    Combine(ln_, 1.0, -kw * kw, kw, d_ln_);
+    Combine(nl_, 1.0, -kw * kw, kw, d_nl_);
+    Combine(ll_split_, 0.0, -2.0 * k * kw, k, block.d_ll);
+    Combine(ln_, 0.0, -2.0 * k * kw, k, block.d_ln);
+    Combine(nl_, 0.0, -2.0 * k * kw, k, block.d_nl);
+    // Y = D_LL^-1 D_LN, W = D_LL^-1 F_L, and Z = D_LL^-T D_NL^T (Y for symmetric
+    // matrices), so that D_NL D_LL^-1 = Z^T in d(F_bar)/dw = -dD_NL W + Z^T dD_LL W (and
+    // in Block::DerivativeTimes).
+    block.y = lu_.solve(MatXc(d_ln_));
+    block.w = lu_.solve(VecXc(f(ll_)));
+    if (symmetric_) {
+      block.z.resize(0, 0);
+    } else {
+      block.z = lu_.transpose().solve(MatXc(d_nl_.transpose()));
+    }
+    const MatXc& z = symmetric_ ? block.y : block.z;
+    block.a -= d_nl_ * block.y;
+    block.b -= d_nl_ * block.w;
+    block.d_b = z.transpose() * (block.d_ll * block.w) - block.d_nl * block.w;
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<int> nn_, ll_;
+  MatX k_nn_, m_nn_, c_nn_;
+  SplitMatrices ll_split_, ln_, nl_;
+  bool symmetric_ = true;
+  SparseMatrixXc d_ll_, d_ln_, d_nl_;  // workspace
+  Eigen::SparseLU<SparseMatrixXc> lu_;
+  bool analyzed_ = false;
+};
+
+VecXc HarmonicBalance::Block::DerivativeTimes(const VecXc& q) const {
+  if (y.size() == 0) return d_nn * q;
+  const VecXc yq = y * q;
+  const VecXc inner = d_ln * q - d_ll * yq;
+  return d_nn * q - d_nl * yq - (z.size() > 0 ? z : y).transpose() * inner;
+}
 
 Status HarmonicOptions::Validate() const {
   if (Status status = basis.Validate(); !status) return status;
@@ -80,6 +256,7 @@ HarmonicBalance::HarmonicBalance(HarmonicSystem system, const HarmonicOptions& o
     : system_(std::move(system)), options_(options) {
   const Status status = options_.Validate();
   JD_CHECK(status.ok, "HarmonicBalance: invalid options: " + status.message);
+  for (SparseMatrix* m : {&system_.mass, &system_.damping, &system_.stiffness}) m->makeCompressed();
   ValidateSystem();
   aft_ = std::make_unique<Aft>(options_.basis, options_.samples);
   const int n = num_dofs();
@@ -101,7 +278,19 @@ HarmonicBalance::HarmonicBalance(HarmonicSystem system, const HarmonicOptions& o
     }
   }
   layout_ = {options_.basis, static_cast<int>(unknown_dofs_.size())};
+  if (Status size = CheckDenseSize(
+          layout_.dofs, options_.basis,
+          options_.condense ? "the condensed Newton Jacobian" : "solving without condensation");
+      !size) {
+    if (options_.condense)
+      throw InputError("elements", std::to_string(layout_.dofs) + " nonlinear DOFs",
+                       size.message + ": fewer nonlinear DOFs or harmonics");
+    throw InputError("harmonic.condense", "false", size.message + ": condense (true)");
+  }
+  linear_part_ = std::make_unique<LinearPart>(system_, unknown_dofs_, linear_dofs_);
 }
+
+HarmonicBalance::~HarmonicBalance() = default;
 
 void HarmonicBalance::ValidateSystem() const {
   const int n = num_dofs();
@@ -163,39 +352,12 @@ Status HarmonicBalance::UpdateBlocks(double omega) {
   blocks_omega_ = -1.0;
   const HarmonicBasis& basis = options_.basis;
   blocks_.resize(NumBlocks(basis));
-  const std::vector<int>& nn = unknown_dofs_;
-  const std::vector<int>& ll = linear_dofs_;
   for (int bi = 0; bi < NumBlocks(basis); ++bi) {
     const int k = BlockHarmonic(basis, bi);
-    const MatXc d = DynamicStiffness(system_, k, omega);
-    const MatXc dd = (-2.0 * k * k * omega * system_.mass).cast<std::complex<double>>() +
-                     kI * static_cast<double>(k) * system_.damping;
-    const VecXc f = ExcitationOf(k);
-    Block& block = blocks_[bi];
-    block.harmonic = k;
-    if (ll.empty()) {
-      block.a = d(nn, nn);
-      block.d_a = dd(nn, nn);
-      block.b = f(nn);
-      block.d_b = VecXc::Zero(static_cast<int>(nn.size()));
-      continue;
-    }
-    Eigen::PartialPivLU<MatXc> lu;
-    if (!FactorRegular(MatXc(d(ll, ll)), lu)) {
-      return Status::Failure(
-          "condensation: the dynamic stiffness of the linear DOFs is singular "
-          "at harmonic " +
-          std::to_string(k) + ", omega = " + FormatValue(omega) +
-          " rad/s (a resonance or rigid-body mode of the linear part)");
-    }
-    block.y = lu.solve(d(ll, nn));
-    block.w = lu.solve(f(ll));
-    block.a = d(nn, nn) - d(nn, ll) * block.y;
-    const MatXc d_y = lu.solve(dd(ll, nn) - dd(ll, ll) * block.y);
-    block.d_a = dd(nn, nn) - dd(nn, ll) * block.y - d(nn, ll) * d_y;
-    block.b = f(nn) - d(nn, ll) * block.w;
-    const VecXc d_w = -lu.solve(dd(ll, ll) * block.w);
-    block.d_b = -dd(nn, ll) * block.w - d(nn, ll) * d_w;
+    if (k == 0 && static_block_ready_) continue;  // K and the static force: no omega
+    if (Status status = linear_part_->Update(k, omega, ExcitationOf(k), blocks_[bi]); !status)
+      return status;
+    static_block_ready_ = static_block_ready_ || k == 0;
   }
   blocks_omega_ = omega;
   return Status::Ok();
@@ -236,11 +398,12 @@ void HarmonicBalance::AddLinear(const std::vector<Block>& blocks, const Coeffici
       }
     }
     if (d_omega != nullptr) {
-      const MatX dr = block.d_a.real(), di = block.d_a.imag();
+      // Re and -Im of dA/domega Q - level db/domega, Q = a - i b.
+      const VecXc dq = block.DerivativeTimes(qa.cast<std::complex<double>>() - kI * qb);
       Eigen::Map<VecX, 0, Eigen::InnerStride<2>> wa(d_omega->data() + offset, n),
           wb(d_omega->data() + offset + 1, n);
-      wa += dr * qa + di * qb - level * block.d_b.real();
-      wb += -di * qa + dr * qb + level * block.d_b.imag();
+      wa += dq.real() - level * block.d_b.real();
+      wb += -dq.imag() + level * block.d_b.imag();
     }
     if (d_level != nullptr) {
       Eigen::Map<VecX, 0, Eigen::InnerStride<2>> la(d_level->data() + offset, n),
@@ -411,6 +574,8 @@ VecX HarmonicBalance::FullUnknowns(const MatX& coefficients) const {
 
 Status HarmonicBalance::FullJacobian(const MatX& coefficients, double omega, MatX& jacobian) {
   const int n = num_dofs();
+  if (Status size = CheckDenseSize(n, options_.basis, "the Jacobian over all DOFs"); !size)
+    return size;
   const CoefficientLayout full{options_.basis, n};
   const VecX q = FullUnknowns(coefficients);
   // The uncondensed dynamic stiffness per harmonic.
@@ -430,6 +595,9 @@ Status HarmonicBalance::FullJacobian(const MatX& coefficients, double omega, Mat
 
 Status HarmonicBalance::FullRateJacobian(const MatX& coefficients, double omega,
                                          MatX& rate_jacobian) {
+  if (Status size = CheckDenseSize(num_dofs(), options_.basis, "the rate Jacobian over all DOFs");
+      !size)
+    return size;
   const CoefficientLayout full{options_.basis, num_dofs()};
   const int nc = options_.basis.size();
   const VecX q = FullUnknowns(coefficients);

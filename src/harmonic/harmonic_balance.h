@@ -13,20 +13,29 @@
 // unknowns are the nonlinear DOFs' coefficients only; the linear DOFs are recovered with
 // Q_L = D_LL^-1 (F_L - D_LN Q_N). Without condensation the unknowns are all DOFs'.
 //
+// Sizes. M, C and K are sparse; the condensation factors the complex D_LL of each harmonic
+// with a sparse LU (the pattern analysed once, the factors per omega, which changes at
+// every corrector iteration) and solves for D_LL^-1 D_LN and D_LL^-1 F_L with multiple
+// right-hand sides (also D_LL^-T D_NL^T when the matrices are not symmetric, for the omega
+// derivative), so its cost grows about linearly with the linear DOFs of a banded
+// structure. The condensed blocks, the Newton Jacobian and the uncondensed path are dense:
+// meant for up to a few hundred nonlinear DOFs times coefficients (kMaxDenseUnknowns).
+//
 // The residual R = A(omega) q + f_nl(q) - b(omega, level) [N] (b linear in the level for
 // the harmonics, constant for the static term) and its derivatives with
 // respect to the unknowns (the AFT Jacobian of each element mapped from relative to
 // absolute coordinates, eq. 26-27), to omega and to the excitation level.
-// Dense matrices: meant for up to a few hundred DOFs per harmonic.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/status.h"
 #include "core/types.h"
 #include "harmonic/fourier.h"
 #include "harmonic/nonlinear_force.h"
+#include "solvers/residual_model.h"
 
 namespace jointdyn::harmonic {
 
@@ -53,9 +62,9 @@ struct NonlinearElement {
 };
 
 struct HarmonicSystem {
-  MatX mass;                               // M, n x n [kg]
-  MatX damping;                            // C, n x n [N s/m]
-  MatX stiffness;                          // K, n x n [N/m]
+  solvers::SparseMatrix mass;              // M, n x n [kg]
+  solvers::SparseMatrix damping;           // C, n x n [N s/m]
+  solvers::SparseMatrix stiffness;         // K, n x n [N/m]
   std::vector<ExcitationTerm> excitation;  // f_ext (harmonic terms at level 1)
   std::vector<NonlinearElement> elements;
 };
@@ -66,6 +75,14 @@ struct HarmonicOptions {
   bool condense = true;  // Newton on the nonlinear DOFs only (eq. 15-18)
   Status Validate() const;
 };
+
+// The dense paths (the Newton Jacobian over the unknowns, the uncondensed equations, and
+// FullJacobian for Hill's method, whose companion matrix is twice as large again) hold
+// (dofs x coefficients)^2 doubles and take O(size^3) work: at 3000 unknowns a matrix is
+// 72 MB and a dense LU about a second.
+constexpr int kMaxDenseUnknowns = 3000;
+// Fails, naming `purpose`, when dofs x basis.size() exceeds kMaxDenseUnknowns.
+Status CheckDenseSize(int dofs, const HarmonicBasis& basis, const std::string& purpose);
 
 // Index of coefficient c of DOF d among `dofs` DOFs in the harmonic-major arrangement.
 struct CoefficientLayout {
@@ -78,9 +95,10 @@ struct CoefficientLayout {
 class HarmonicBalance {
  public:
   // Throws InputError (key, value, rule) for an inconsistent system: matrix shapes, DOF
-  // indices, element components, harmonics outside the basis. options.Validate() must pass
-  // (checked).
+  // indices, element components, harmonics outside the basis, more unknowns than
+  // kMaxDenseUnknowns. options.Validate() must pass (checked).
   HarmonicBalance(HarmonicSystem system, const HarmonicOptions& options);
+  ~HarmonicBalance();
 
   const HarmonicSystem& system() const { return system_; }
   const HarmonicBasis& basis() const { return options_.basis; }
@@ -103,7 +121,8 @@ class HarmonicBalance {
   // q = 0 (the linear system when the elements are stuck or soft): the usual first guess.
   Status LinearizedSolution(double omega, double level, VecX& q);
   // Jacobian of the uncondensed residual over all DOFs (CoefficientLayout of num_dofs())
-  // at `coefficients` (num_dofs() x nc), for the stability analysis.
+  // at `coefficients` (num_dofs() x nc), for the stability analysis. Fails without
+  // computing when num_dofs() x nc exceeds kMaxDenseUnknowns.
   Status FullJacobian(const MatX& coefficients, double omega, MatX& jacobian);
   // The velocity-dependent elements' rate Jacobians (NonlinearForce::RateJacobian) mapped
   // to all DOFs like FullJacobian: d f_nl / d (coefficients of a velocity perturbation)
@@ -114,15 +133,22 @@ class HarmonicBalance {
   int last_periods() const { return last_periods_; }
 
  private:
-  // One harmonic of the linear part over a set of DOFs: complex A and b with their omega
-  // derivatives, and for the condensed recovery Q_L = level W - Y Q_N.
+  // One harmonic of the linear part over a set of DOFs: complex A and b, db/domega, and
+  // for the condensed recovery Q_L = level W - Y Q_N. dA/domega is applied to a vector
+  // without forming it (that would be a dense product over the linear DOFs per harmonic):
+  //   dA/domega Q = dD_NN Q - dD_NL Y Q - Z^T (dD_LN Q - dD_LL Y Q),
+  // Z = D_LL^-T D_NL^T (empty: Z = Y, symmetric matrices), dD the omega derivatives.
   struct Block {
     int harmonic = 0;
-    MatXc a, d_a;
+    MatXc a;
     VecXc b, d_b;
     MatXc y;
     VecXc w;
+    MatXc z, d_nn;
+    Eigen::SparseMatrix<std::complex<double>> d_ll, d_ln, d_nl;
+    VecXc DerivativeTimes(const VecXc& q) const;  // dA/domega Q [N s/rad]
   };
+  class LinearPart;  // K, M, C split into the N and L DOFs, the sparse LU of D_LL
   void ValidateSystem() const;
   VecXc ExcitationOf(int harmonic) const;  // complex amplitudes over all DOFs, level 1
   Status UpdateBlocks(double omega);       // blocks_ for omega (cached)
@@ -143,8 +169,10 @@ class HarmonicBalance {
   std::vector<int> linear_dofs_;    // the eliminated DOFs (condensed), ascending
   std::vector<int> unknown_index_;  // per DOF: its index among unknown_dofs_, or -1
   CoefficientLayout layout_;
+  std::unique_ptr<LinearPart> linear_part_;
   std::vector<Block> blocks_;
   double blocks_omega_ = -1.0;
+  bool static_block_ready_ = false;
   int last_periods_ = 0;
   MatX x_, f_, element_jacobian_, element_d_omega_;  // element workspace
 };

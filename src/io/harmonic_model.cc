@@ -170,6 +170,12 @@ void ReadContinuation(const ModelNode& root, HarmonicModel& model) {
   o.target_iterations = node.Int("target_iterations", o.target_iterations, AtLeast(1));
   o.max_points = node.Int("max_points", o.max_points, AtLeast(2));
   o.solve.stability = node.Bool("stability", false);
+  if (o.solve.stability) {
+    if (const Status size = harmonic::CheckDenseSize(int(model.lumped.dofs.size()),
+                                                     model.harmonics.basis, "Hill's method");
+        !size)
+      node.FailValue("stability", "true", size.message + ": set stability: false");
+  }
   if (const auto newton = node.OptionalMap("newton")) {
     auto& n = o.solve.newton;
     n.residual_tolerance = newton->Double("residual_tolerance", n.residual_tolerance, Positive());
@@ -227,6 +233,10 @@ HarmonicModel ReadHarmonicModel(const ModelNode& root) {
   }
 
   model.harmonics = ReadHarmonics(root.Map("harmonics"));
+  if (const Status size = harmonic::CheckDenseSize(dofs.size(), model.harmonics.basis,
+                                                   "solving without condensation");
+      !model.harmonics.condense && !size)
+    root.Map("harmonics").FailValue("condense", "false", size.message + ": condense (true)");
   for (const ModelNode& node : root.Maps("excitation"))
     model.excitation.push_back(ReadExcitation(node, dofs, model.harmonics.basis));
   ReadContinuation(root, model);
@@ -247,19 +257,25 @@ harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicModel& model) {
   const auto& lm = model.lumped;
   const int n = int(lm.dofs.size());
   harmonic::HarmonicSystem system;
-  system.mass = MatX::Zero(n, n);
-  system.damping = MatX::Zero(n, n);
-  system.stiffness = MatX::Zero(n, n);
-  for (int i = 0; i < n; ++i) system.mass(i, i) = lm.dofs[i].mass;
-  const auto add = [](MatX& matrix, int a, int b, double value) {
-    matrix(a, a) += value;
+  using Triplets = std::vector<Eigen::Triplet<double>>;
+  Triplets mass, damping, stiffness;
+  for (int i = 0; i < n; ++i) mass.emplace_back(i, i, lm.dofs[i].mass);
+  const auto add = [](Triplets& matrix, int a, int b, double value) {
+    matrix.emplace_back(a, a, value);
     if (b == kGround) return;
-    matrix(b, b) += value;
-    matrix(a, b) -= value;
-    matrix(b, a) -= value;
+    matrix.emplace_back(b, b, value);
+    matrix.emplace_back(a, b, -value);
+    matrix.emplace_back(b, a, -value);
   };
-  for (const auto& s : lm.springs) add(system.stiffness, s.a, s.b, s.k);
-  for (const auto& d : lm.dampers) add(system.damping, d.a, d.b, d.c);
+  for (const auto& s : lm.springs) add(stiffness, s.a, s.b, s.k);
+  for (const auto& d : lm.dampers) add(damping, d.a, d.b, d.c);
+  const auto assemble = [n](solvers::SparseMatrix& matrix, const Triplets& triplets) {
+    matrix.resize(n, n);
+    matrix.setFromTriplets(triplets.begin(), triplets.end());
+  };
+  assemble(system.mass, mass);
+  assemble(system.damping, damping);
+  assemble(system.stiffness, stiffness);
   system.excitation = model.excitation;
   // One component per input: from dof_a[i] to dof_b[i].
   const auto element = [&](std::unique_ptr<harmonic::PointKernel> kernel, std::vector<int> dof_a,

@@ -16,6 +16,7 @@
 
 #include "harmonic/continuation.h"
 #include "harmonic/dry_friction.h"
+#include "harmonic/test/dense_system.h"
 #include "harmonic/test/describing_functions.h"
 #include "laws/coulomb.h"
 #include "laws/dahl_valanis.h"
@@ -35,10 +36,8 @@ struct Sdof {
 };
 
 HarmonicSystem SdofSystem(const Sdof& s, std::unique_ptr<NonlinearForce> force) {
-  HarmonicSystem system;
-  system.mass = MatX::Constant(1, 1, s.m);
-  system.damping = MatX::Constant(1, 1, s.c);
-  system.stiffness = MatX::Constant(1, 1, s.k);
+  HarmonicSystem system =
+      DenseSystem(MatX::Constant(1, 1, s.m), MatX::Constant(1, 1, s.c), MatX::Constant(1, 1, s.k));
   system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = s.p}};
   system.elements.push_back({std::move(force), {0}, {-1}});
   return system;

@@ -5,14 +5,17 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "harmonic/continuation.h"
+#include "harmonic/test/dense_system.h"
 #include "laws/contact_point.h"
 #include "laws/coulomb.h"
 
@@ -22,19 +25,17 @@ namespace {
 // A chain of n unit masses: ground - k - m0 - k - m1 - ... - m(n-1), proportional damping,
 // a cos force on the first DOF and a sin force of the third harmonic on the last.
 HarmonicSystem Chain(int n, double k = 1e4, double c = 2.0) {
-  HarmonicSystem system;
-  system.mass = MatX::Identity(n, n);
-  system.stiffness = MatX::Zero(n, n);
+  MatX stiffness = MatX::Zero(n, n);
   for (int i = 0; i < n; ++i) {
-    system.stiffness(i, i) += k;
+    stiffness(i, i) += k;
     if (i + 1 < n) {
-      system.stiffness(i, i) += k;
-      system.stiffness(i + 1, i + 1) += k;
-      system.stiffness(i, i + 1) -= k;
-      system.stiffness(i + 1, i) -= k;
+      stiffness(i, i) += k;
+      stiffness(i + 1, i + 1) += k;
+      stiffness(i, i + 1) -= k;
+      stiffness(i + 1, i) -= k;
     }
   }
-  system.damping = c / k * system.stiffness;
+  HarmonicSystem system = DenseSystem(MatX::Identity(n, n), c / k * stiffness, stiffness);
   system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = 2.0},
                        {.dof = n - 1, .harmonic = 3, .sin_amplitude = 0.5},
                        {.dof = 1, .harmonic = 0, .cos_amplitude = 1.0}};
@@ -82,10 +83,10 @@ TEST(HarmonicBalance, LinearElementMatchesTheDirectSolution) {
   const double omega = 80.0, k_e = 3e3;
   const HarmonicBasis basis{.harmonics = 3};
   HarmonicSystem reference = Chain(n);
-  reference.stiffness(2, 2) += k_e;
-  reference.stiffness(3, 3) += k_e;
-  reference.stiffness(2, 3) -= k_e;
-  reference.stiffness(3, 2) -= k_e;
+  reference.stiffness.coeffRef(2, 2) += k_e;
+  reference.stiffness.coeffRef(3, 3) += k_e;
+  reference.stiffness.coeffRef(2, 3) -= k_e;
+  reference.stiffness.coeffRef(3, 2) -= k_e;
   for (bool condense : {false, true}) {
     HarmonicSystem system = Chain(n);
     system.elements.push_back(Polynomial({0.0, k_e}, 2, 3));
@@ -310,6 +311,133 @@ TEST(HarmonicBalance, OddOnlyBasisMatchesTheFullBasisForSymmetricSystems) {
   }
 }
 
+// The sparse condensation against a dense reference on a random 9-DOF system with
+// different patterns in M (diagonal), K and C, nonlinear DOFs 2 and 6 (a zero force
+// between them), excitation on linear and nonlinear DOFs: per harmonic the Schur complement
+// S = D_NN - D_NL D_LL^-1 D_LN, the condensed force F_N - D_NL D_LL^-1 F_L, their omega
+// derivatives and the recovered linear DOFs, computed densely with a full-pivoting LU,
+// agree with Evaluate() and Recover() to rounding. Symmetric matrices (the solver reuses
+// D_LL^-1 D_LN for D_NL D_LL^-1) and unsymmetric ones (transposed solves).
+TEST(HarmonicBalance, SparseCondensationMatchesADenseReference) {
+  const int n = 9;
+  const std::vector<int> nn = {2, 6}, ll = {0, 1, 3, 4, 5, 7, 8};
+  const HarmonicBasis basis{.harmonics = 3};
+  const double omega = 3.1, level = 0.8;
+  const std::complex<double> i(0.0, 1.0);
+  for (bool symmetric : {true, false}) {
+    std::srand(7);
+    const MatX sparsity = (MatX::Random(n, n).array().abs() > 0.5).cast<double>().matrix();
+    const MatX a = MatX::Random(n, n).cwiseProduct(sparsity);
+    MatX k = a * a.transpose() + n * MatX::Identity(n, n);
+    MatX c = 0.1 * (MatX::Random(n, n).cwiseProduct(sparsity.transpose()));
+    c = c * c.transpose();
+    if (!symmetric) {
+      k += 0.3 * MatX::Random(n, n).cwiseProduct(sparsity);
+      c += 0.05 * MatX::Random(n, n);
+    }
+    const MatX m = (VecX::Random(n).array().abs() + 0.5).matrix().asDiagonal();
+    HarmonicSystem system = DenseSystem(m, c, k);
+    system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = 1.5, .sin_amplitude = -0.4},
+                         {.dof = 6, .harmonic = 1, .cos_amplitude = 0.7},
+                         {.dof = 4, .harmonic = 3, .sin_amplitude = 2.0},
+                         {.dof = 8, .harmonic = 0, .cos_amplitude = 1.1}};
+    system.elements.push_back(Polynomial({0.0}, 2, 6));
+    const std::vector<ExcitationTerm> excitation = system.excitation;
+    HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 16});
+    ASSERT_EQ(hb.unknown_dofs(), nn);
+    const int size = hb.num_unknowns();
+    VecX q(size);
+    for (int j = 0; j < size; ++j) q(j) = std::cos(1.0 + 2.0 * j);
+    VecX r, d_omega;
+    MatX d_q, coefficients;
+    ASSERT_TRUE(hb.Evaluate(q, omega, level, r, &d_q, &d_omega, nullptr));
+    ASSERT_TRUE(hb.Recover(q, omega, level, coefficients));
+    double error = 0.0, largest = 0.0;
+    auto compare = [&](double value, double reference) {
+      error = std::max(error, std::abs(value - reference));
+      largest = std::max(largest, std::abs(reference));
+    };
+    const CoefficientLayout& layout = hb.layout();
+    for (int h = 0; h <= basis.harmonics; ++h) {
+      const double kw = h * omega;
+      const Eigen::MatrixXcd d = (k - kw * kw * m).cast<std::complex<double>>() + i * kw * c;
+      const Eigen::MatrixXcd dd =
+          (-2.0 * h * kw * m).cast<std::complex<double>>() + i * double(h) * c;
+      Eigen::VectorXcd f = Eigen::VectorXcd::Zero(n);
+      for (const ExcitationTerm& term : excitation)
+        if (term.harmonic == h) f(term.dof) += term.cos_amplitude - i * term.sin_amplitude;
+      const Eigen::FullPivLU<Eigen::MatrixXcd> lu(d(ll, ll));
+      const Eigen::MatrixXcd y = lu.solve(d(ll, nn));
+      const Eigen::VectorXcd w = lu.solve(f(ll));
+      const Eigen::MatrixXcd s = d(nn, nn) - d(nn, ll) * y;
+      const Eigen::MatrixXcd ds =
+          dd(nn, nn) - dd(nn, ll) * y - d(nn, ll) * lu.solve(dd(ll, nn) - dd(ll, ll) * y);
+      const Eigen::VectorXcd fb = f(nn) - d(nn, ll) * w;
+      const Eigen::VectorXcd dfb = -dd(nn, ll) * w + d(nn, ll) * lu.solve(dd(ll, ll) * w);
+      const int cos = h == 0 ? 0 : basis.CosIndex(h - 1);
+      Eigen::VectorXcd q_n(2);
+      for (int p = 0; p < 2; ++p) {
+        q_n(p) = h == 0
+                     ? std::complex<double>(q(layout.Index(p, 0)), 0.0)
+                     : std::complex<double>(q(layout.Index(p, cos)), -q(layout.Index(p, cos + 1)));
+      }
+      const double scale = h == 0 ? 1.0 : level;  // the static force is not leveled
+      const Eigen::VectorXcd residual = s * q_n - scale * fb;
+      const Eigen::VectorXcd residual_omega = ds * q_n - scale * dfb;
+      const Eigen::VectorXcd q_l = scale * w - y * q_n;
+      for (int p = 0; p < 2; ++p) {
+        const int row = layout.Index(p, cos);
+        compare(r(row), residual(p).real());
+        if (h > 0) {
+          compare(r(row + 1), -residual(p).imag());
+          compare(d_omega(row), residual_omega(p).real());
+          compare(d_omega(row + 1), -residual_omega(p).imag());
+        }
+        for (int t = 0; t < 2; ++t) {
+          const int col = layout.Index(t, cos);
+          compare(d_q(row, col), s(p, t).real());
+          if (h == 0) continue;
+          compare(d_q(row, col + 1), s(p, t).imag());
+          compare(d_q(row + 1, col), -s(p, t).imag());
+          compare(d_q(row + 1, col + 1), s(p, t).real());
+        }
+      }
+      for (int l = 0; l < static_cast<int>(ll.size()); ++l) {
+        compare(coefficients(ll[l], cos), q_l(l).real());
+        if (h > 0) compare(coefficients(ll[l], cos + 1), -q_l(l).imag());
+      }
+    }
+    EXPECT_LT(error, 1e-13 * largest) << (symmetric ? "symmetric" : "unsymmetric");
+  }
+}
+
+// The dense paths refuse sizes they are not meant for, naming what to change: the
+// uncondensed equations of a 1000-DOF chain with H = 7 (15000 unknowns) and the
+// stability analysis of its condensed form.
+TEST(HarmonicBalance, DensePathsRefuseLargeSystems) {
+  const HarmonicBasis basis{.harmonics = 7};
+  HarmonicSystem system = Chain(1000);
+  system.excitation.resize(1);
+  system.elements.push_back(Jenkins(4e3, 0.05, 999, -1));
+  try {
+    HarmonicBalance hb(Chain(1000), {.basis = basis, .samples = 64, .condense = false});
+    ADD_FAILURE() << "no error for the uncondensed 1000-DOF chain";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.key(), "harmonic.condense") << error.what();
+    EXPECT_NE(std::string(error.what()).find("15000 unknowns"), std::string::npos) << error.what();
+  }
+  HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 64});
+  EXPECT_EQ(hb.num_unknowns(), basis.size());
+  PeriodicOptions options;
+  options.stability = true;
+  const PeriodicResult solved = SolvePeriodic(hb, 1.0, 1.0, options);
+  EXPECT_FALSE(solved.status.ok);
+  EXPECT_NE(solved.status.message.find("stability: false"), std::string::npos)
+      << solved.status.message;
+  MatX jacobian;
+  EXPECT_FALSE(hb.FullJacobian(solved.point.coefficients, 1.0, jacobian).ok);
+}
+
 TEST(HarmonicBalance, InconsistentSystemsNameTheKey) {
   auto expect_error = [](HarmonicSystem system, const std::string& key) {
     try {
@@ -320,7 +448,7 @@ TEST(HarmonicBalance, InconsistentSystemsNameTheKey) {
     }
   };
   HarmonicSystem bad_damping = Chain(3);
-  bad_damping.damping = MatX::Zero(2, 2);
+  bad_damping.damping = solvers::SparseMatrix(2, 2);
   expect_error(std::move(bad_damping), "damping");
   HarmonicSystem bad_dof = Chain(3);
   bad_dof.excitation[0].dof = 3;
@@ -342,10 +470,8 @@ TEST(HarmonicBalance, InconsistentSystemsNameTheKey) {
 // A rigid-body mode of the linear part makes D_LL singular for the static term: a status,
 // not NaN.
 TEST(HarmonicBalance, SingularCondensationIsAStatus) {
-  HarmonicSystem system;
-  system.mass = MatX::Identity(2, 2);
-  system.damping = MatX::Zero(2, 2);
-  system.stiffness = MatX::Zero(2, 2);  // two free masses
+  HarmonicSystem system =  // two free masses
+      DenseSystem(MatX::Identity(2, 2), MatX::Zero(2, 2), MatX::Zero(2, 2));
   system.elements.push_back(Polynomial({0.0, 1e3}, 0, -1));
   HarmonicBalance hb(std::move(system), {.basis = {.harmonics = 1}, .samples = 8});
   VecX r;
@@ -358,10 +484,7 @@ TEST(HarmonicBalance, SingularCondensationIsAStatus) {
 // An arc-length corrector may step to omega <= 0: a failed evaluation (the step is cut),
 // not an internal error.
 TEST(HarmonicBalance, NonPositiveFrequencyIsAStatus) {
-  HarmonicSystem system;
-  system.mass = MatX::Identity(1, 1);
-  system.damping = MatX::Zero(1, 1);
-  system.stiffness = MatX::Identity(1, 1);
+  HarmonicSystem system = DenseSystem(MatX::Identity(1, 1), MatX::Zero(1, 1), MatX::Identity(1, 1));
   system.elements.push_back(Polynomial({0.0, 1e3}, 0, -1));
   HarmonicBalance hb(std::move(system), {.basis = {.harmonics = 1}, .samples = 8});
   VecX r;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harmonic/continuation.h"
+#include "harmonic/test/dense_system.h"
 
 namespace jointdyn::harmonic {
 namespace {
@@ -46,10 +47,8 @@ struct Exponents {
 // ViscousKernel element to ground (C = 0), H = 3: the periodic solution and its Hill
 // exponents.
 Exponents SdofExponents(bool as_element, double m, double c, double k, double omega) {
-  HarmonicSystem system;
-  system.mass = MatX::Constant(1, 1, m);
-  system.damping = MatX::Constant(1, 1, as_element ? 0.0 : c);
-  system.stiffness = MatX::Constant(1, 1, k);
+  HarmonicSystem system = DenseSystem(
+      MatX::Constant(1, 1, m), MatX::Constant(1, 1, as_element ? 0.0 : c), MatX::Constant(1, 1, k));
   system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = 1.0}};
   // A zero element keeps the system nonlinear in form (and the DOF uncondensed) without C.
   system.elements.push_back(

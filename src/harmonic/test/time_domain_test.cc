@@ -12,6 +12,7 @@
 
 #include "harmonic/continuation.h"
 #include "harmonic/dry_friction.h"
+#include "harmonic/test/dense_system.h"
 #include "harmonic/test/describing_functions.h"
 #include "laws/coulomb.h"
 #include "laws/law_point.h"
@@ -94,10 +95,8 @@ TEST(TimeDomain, JenkinsAndCoulombSteadyStatesMatchHarmonicBalance) {
   };
   for (const Case& test : {Case{"Jenkins", {5e3, 0.0, 1.0}}, Case{"Coulomb", {2e4, 2e3, 1.5}}}) {
     for (double omega : {80.0, 100.0, 115.0}) {
-      HarmonicSystem system;
-      system.mass = MatX::Constant(1, 1, m);
-      system.damping = MatX::Constant(1, 1, c);
-      system.stiffness = MatX::Constant(1, 1, k);
+      HarmonicSystem system =
+          DenseSystem(MatX::Constant(1, 1, m), MatX::Constant(1, 1, c), MatX::Constant(1, 1, k));
       system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
       auto law = std::make_shared<laws::CoulombLaw>(test.law, 1);
       system.elements.push_back({std::make_unique<MarchedForce>(
@@ -140,10 +139,8 @@ TEST(TimeDomain, RigidCoulombSteadyStateMatchesAStiffJenkinsIntegration) {
   const double m = 1.0, c = 2.0, k = 1e4, p = 2.0, f_s = 1.0, k_t = 1e9;
   const HarmonicBasis basis{.harmonics = 15};
   for (double omega : {90.0, 100.0, 110.0}) {
-    HarmonicSystem system;
-    system.mass = MatX::Constant(1, 1, m);
-    system.damping = MatX::Constant(1, 1, c);
-    system.stiffness = MatX::Constant(1, 1, k);
+    HarmonicSystem system =
+        DenseSystem(MatX::Constant(1, 1, m), MatX::Constant(1, 1, c), MatX::Constant(1, 1, k));
     system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
     system.elements.push_back({std::make_unique<DryFrictionForce>(f_s), {0}, {-1}});
     HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 1024});

@@ -40,9 +40,9 @@ TEST(HarmonicModel, AssemblesTheLinearMatrices) {
   m << 1.0, 0.0, 0.0, 2.0;
   c << 3.0, -3.0, -3.0, 3.0;
   k << 1.5e4, -5e3, -5e3, 5e3;
-  EXPECT_EQ(system.mass, m);
-  EXPECT_EQ(system.damping, c);
-  EXPECT_EQ(system.stiffness, k);
+  EXPECT_EQ(MatX(system.mass), m);
+  EXPECT_EQ(MatX(system.damping), c);
+  EXPECT_EQ(MatX(system.stiffness), k);
   ASSERT_EQ(system.excitation.size(), 1u);
   EXPECT_NEAR(system.excitation[0].cos_amplitude, 2.0 * std::cos(std::numbers::pi / 6), 1e-15);
   EXPECT_NEAR(system.excitation[0].sin_amplitude, -2.0 * std::sin(std::numbers::pi / 6), 1e-15);
@@ -82,6 +82,31 @@ TEST(HarmonicModel, LinearResponseMatchesTheDirectSolution) {
   }
   std::printf("linear 2-DOF: %zu points, worst relative error %.2e\n", csv.rows, worst);
   EXPECT_LT(worst, 1e-10);
+}
+
+// The dense paths are refused for a 1000-DOF chain with H = 7 (15000 coefficients) at
+// reading, naming the key and how to turn them off.
+TEST(HarmonicModel, DensePathsOnLargeModelsAreInputErrors) {
+  const std::string chain = R"(analysis: harmonic
+chain: {count: 1000, mass: 0.1, spring: 1.0e8, ends: left}
+excitation:
+  - {dof: 999, amplitude: 1.0}
+continuation: {parameter: frequency, from: 5.0, to: 10.0)";
+  const auto expect_error = [&](const std::string& extra, const std::string& harmonics,
+                                const std::string& key, const std::string& remedy) {
+    const std::string text =
+        chain + extra + "}\nharmonics: {count: 7, samples: 64" + harmonics + "}\n";
+    try {
+      ReadHarmonicModel(ModelNode::LoadString(text, "large.yaml"));
+      ADD_FAILURE() << "no error for " << key;
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.key(), key) << error.what();
+      EXPECT_NE(error.rule().find("15000 unknowns"), std::string::npos) << error.what();
+      EXPECT_NE(error.rule().find(remedy), std::string::npos) << error.what();
+    }
+  };
+  expect_error(", stability: true", "", "continuation.stability", "set stability: false");
+  expect_error("", ", condense: false", "harmonics.condense", "condense (true)");
 }
 
 }  // namespace
