@@ -82,7 +82,7 @@ lumped::LumpedModel Chain() {
   for (int j = 1; j <= kContacts; ++j) {
     lumped::FrictionElement contact;
     contact.name = "contact" + std::to_string(j);
-    contact.a = j * (kMasses / kContacts) - 1;
+    contact.a = {j * (kMasses / kContacts) - 1};
     contact.law = law;
     contact.normal.pressure = lumped::TimeFunction::Constant(40.0);
     model.friction.push_back(std::move(contact));
