@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   const std::vector<Case> cases = {
       {fe::ElementType::kHex8, 2e-3},    {fe::ElementType::kHex8, 1e-3},
       {fe::ElementType::kHex8, 0.5e-3},  {fe::ElementType::kHex20, 3e-3},
-      {fe::ElementType::kHex20, 1.5e-3}, {fe::ElementType::kHex20, 0.9e-3},
+      {fe::ElementType::kHex20, 1.6e-3}, {fe::ElementType::kHex20, 0.85e-3},
       {fe::ElementType::kTet10, 3e-3},   {fe::ElementType::kTet10, 1.8e-3},
       {fe::ElementType::kTet10, 1.1e-3},
   };
