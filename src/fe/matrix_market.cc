@@ -234,8 +234,9 @@ solvers::SparseMatrix ReadMatrixMarket(const std::string& path) {
 
 void WriteMatrixModel(const std::string& prefix, const MatrixModel& model) {
   const Mesh& mesh = model.mesh;
-  WriteMatrixMarket(prefix + "_K.mtx", model.stiffness, MatrixSymmetry::kSymmetric);
-  WriteMatrixMarket(prefix + "_M.mtx", model.mass, MatrixSymmetry::kSymmetric);
+  const MatrixModelFiles files = MatrixModelFiles::FromPrefix(prefix);
+  WriteMatrixMarket(files.stiffness, model.stiffness, MatrixSymmetry::kSymmetric);
+  WriteMatrixMarket(files.mass, model.mass, MatrixSymmetry::kSymmetric);
   std::string nodes = "% jointdyn nodes: count, DOFs per node, then x y z [m] per node\n";
   nodes += std::to_string(mesh.num_nodes()) + " " + std::to_string(mesh.dim) + "\n";
   for (int n = 0; n < mesh.num_nodes(); ++n) {
@@ -244,7 +245,7 @@ void WriteMatrixModel(const std::string& prefix, const MatrixModel& model) {
       nodes += c < 2 ? ' ' : '\n';
     }
   }
-  WriteText(prefix + "_nodes.txt", nodes);
+  WriteText(files.nodes, nodes);
   std::string sets = "% jointdyn node sets: name count, then the 1-based nodes\n";
   for (const auto& [name, set] : mesh.node_sets) {
     sets += name + " " + std::to_string(set.size()) + "\n";
@@ -253,15 +254,23 @@ void WriteMatrixModel(const std::string& prefix, const MatrixModel& model) {
       sets += (k % 10 == 9 || k + 1 == set.size()) ? '\n' : ' ';
     }
   }
-  WriteText(prefix + "_sets.txt", sets);
+  WriteText(files.sets, sets);
+}
+
+MatrixModelFiles MatrixModelFiles::FromPrefix(const std::string& prefix) {
+  return {prefix + "_K.mtx", prefix + "_M.mtx", prefix + "_nodes.txt", prefix + "_sets.txt"};
 }
 
 MatrixModel ReadMatrixModel(const std::string& prefix) {
+  return ReadMatrixModel(MatrixModelFiles::FromPrefix(prefix));
+}
+
+MatrixModel ReadMatrixModel(const MatrixModelFiles& files) {
   MatrixModel model;
   Mesh& mesh = model.mesh;
   std::vector<std::string_view> tokens;
   {
-    LineReader reader(prefix + "_nodes.txt", "%#");
+    LineReader reader(files.nodes, "%#");
     if (!reader.Next(tokens) || tokens.size() != 2) {
       reader.Fail("header", "", "the first line must be 'nodes dofs_per_node'");
     }
@@ -285,8 +294,8 @@ MatrixModel ReadMatrixModel(const std::string& prefix) {
     }
     if (reader.Next(tokens)) reader.Fail("nodes", std::to_string(count), "the file has more nodes");
   }
-  {
-    LineReader reader(prefix + "_sets.txt", "%#");
+  if (!files.sets.empty()) {
+    LineReader reader(files.sets, "%#");
     while (reader.Next(tokens)) {
       if (tokens.size() != 2) reader.Fail("set", "", "must be 'name count'");
       const std::string name(tokens[0]);
@@ -333,8 +342,8 @@ MatrixModel ReadMatrixModel(const std::string& prefix) {
     }
     return matrix;
   };
-  model.stiffness = read(prefix + "_K.mtx");
-  model.mass = read(prefix + "_M.mtx");
+  model.stiffness = read(files.stiffness);
+  model.mass = read(files.mass);
   return model;
 }
 

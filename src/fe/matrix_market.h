@@ -51,8 +51,16 @@ struct MatrixModel {
 
 // Writes <prefix>_K.mtx, <prefix>_M.mtx (symmetric), <prefix>_nodes.txt, <prefix>_sets.txt.
 void WriteMatrixModel(const std::string& prefix, const MatrixModel& model);
+// The paths of the four files of a model.
+struct MatrixModelFiles {
+  std::string stiffness, mass, nodes;
+  std::string sets;                                               // empty: no node sets
+  static MatrixModelFiles FromPrefix(const std::string& prefix);  // <prefix>_K.mtx, ...
+};
+
 // Reads the four files; besides each file's rules, K and M must be square with
 // nodes * dofs_per_node rows, and symmetric.
 MatrixModel ReadMatrixModel(const std::string& prefix);
+MatrixModel ReadMatrixModel(const MatrixModelFiles& files);
 
 }  // namespace jointdyn::fe

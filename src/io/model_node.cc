@@ -61,6 +61,13 @@ ModelNode ModelNode::LoadFile(const std::string& path) {
 
 bool ModelNode::Has(const std::string& key) const { return bool(node_[key]); }
 
+std::vector<std::string> ModelNode::Keys() const {
+  std::vector<std::string> keys;
+  for (const auto& entry : node_)
+    keys.push_back(entry.first.IsScalar() ? entry.first.Scalar() : std::string("(not a name)"));
+  return keys;
+}
+
 ModelNode::Kind ModelNode::KindOf(const std::string& key) const {
   const YAML::Node value = node_[key];
   if (!value) return Kind::kMissing;

@@ -69,6 +69,10 @@ class ModelNode {
     FailValue(key, name, "must be one of " + Join(choices));
   }
 
+  // The keys of this mapping in file order (for mappings keyed by user names, e.g. the
+  // materials per element block); they count as read only once their values are read.
+  std::vector<std::string> Keys() const;
+
   ModelNode Map(const std::string& key) const;
   std::optional<ModelNode> OptionalMap(const std::string& key) const;
   // A non-empty list of mappings (e.g. elements), each read strictly like Map(); their key

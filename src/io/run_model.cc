@@ -2,6 +2,7 @@
 
 #include "io/harmonic_model.h"
 #include "io/hysteresis_model.h"
+#include "io/modal_model.h"
 #include "io/model_node.h"
 #include "io/transient_model.h"
 
@@ -9,16 +10,19 @@ namespace jointdyn::io {
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
   const ModelNode root = ModelNode::LoadFile(model.string());
-  enum class Analysis { kHysteresis, kTransient, kHarmonic };
+  enum class Analysis { kHysteresis, kTransient, kHarmonic, kModal };
   switch (root.Enum<Analysis>("analysis", {{"hysteresis", Analysis::kHysteresis},
                                            {"transient", Analysis::kTransient},
-                                           {"harmonic", Analysis::kHarmonic}})) {
+                                           {"harmonic", Analysis::kHarmonic},
+                                           {"modal", Analysis::kModal}})) {
     case Analysis::kHysteresis:
       return RunHysteresisModel(root, out_dir);
     case Analysis::kTransient:
       return RunTransientModel(root, out_dir);
     case Analysis::kHarmonic:
       return RunHarmonicModel(root, out_dir);
+    case Analysis::kModal:
+      return RunModalModel(root, out_dir);
   }
   return {};
 }

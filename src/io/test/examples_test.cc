@@ -1,9 +1,10 @@
 // Every example model file runs to completion and writes a clean summary (per analysis:
-// non-negative loop dissipation, the end time reached with non-negative dissipation, or
-// every response curve computed to its end);
+// non-negative loop dissipation, the end time reached with non-negative dissipation,
+// every response curve computed to its end, or every eigenpair wanted);
 // the three-parameter Coulomb example matches its closed-form loop energy.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -58,6 +59,13 @@ TEST_P(Example, RunsAndWritesACleanSummary) {
     }
     return;
   }
+  if (summary["analysis"] == "modal") {  // every wanted eigenpair, ascending
+    const auto& f = summary["frequencies_hz"];
+    EXPECT_EQ(f.size(), summary["modes"]["count"].get<size_t>());
+    EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
+    EXPECT_GT(summary["free_dofs"].get<int>(), 0);
+    return;
+  }
   EXPECT_GT(summary["samples"].get<int>(), 0);
   if (summary["analysis"] == "hysteresis") {
     for (const double d : summary["dissipation_per_cycle"]) EXPECT_GE(d, -1e-9);
@@ -83,6 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Transient, Example, ::testing::ValuesIn(Examples("trans
                          kExampleName);
 INSTANTIATE_TEST_SUITE_P(Harmonic, Example, ::testing::ValuesIn(Examples("harmonic")),
                          kExampleName);
+INSTANTIATE_TEST_SUITE_P(Modal, Example, ::testing::ValuesIn(Examples("modal")), kExampleName);
 
 TEST(ExampleCoulomb, LoopEnergyMatchesClosedForm) {
   const nlohmann::json summary =

@@ -1,0 +1,37 @@
+// The `analysis: modal` model file: an FE model (io/fe_model_reader.h) assembled, its
+// contact surfaces paired and reported, and optionally its eigenfrequencies and mode shapes
+// (solvers/eigen_solver.h) on the free DOFs of the DofMap. Results: summary.json,
+// frequencies.csv/.svg, contact_pairs_<k>.csv, mesh.vtu (mode shapes as point data),
+// contact_pairs.vtu (gaps and frames of the pairs), and on request the Matrix Market
+// export of K and M. The schema is in docs/model_files.md.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "io/fe_model_reader.h"
+#include "io/model_node.h"
+#include "io/run_model.h"
+
+namespace jointdyn::io {
+
+struct ModalModel {
+  std::string title;
+  FeModelSpec fe;
+  int mode_count = 0;             // eigenpairs wanted (0: none)
+  double shift_frequency = -1.0;  // [Hz] signed: sigma = sign(f) (2 pi f)^2
+  bool export_matrix_market = false;
+};
+
+// Reads and checks every key (throws InputError located in the file); builds nothing.
+ModalModel ReadModalModel(const ModelNode& root);
+
+// The eigenvalue shift sigma [rad^2/s^2] of a signed shift frequency [Hz].
+double ShiftEigenvalue(double shift_frequency);
+// The signed frequency [Hz] of an eigenvalue lambda = omega^2: sign(lambda) sqrt|lambda| / 2 pi
+// (a slightly negative rigid-body eigenvalue gives a small negative frequency, not NaN).
+double SignedFrequency(double eigenvalue);
+
+RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out_dir);
+
+}  // namespace jointdyn::io
