@@ -12,6 +12,7 @@
 
 #include "core/status.h"
 #include "solvers/residual_model.h"
+#include "solvers/sparse_cholesky.h"
 
 namespace jointdyn::solvers {
 
@@ -35,6 +36,12 @@ struct EigenResult {
 };
 
 EigenResult SolveGeneralizedEigen(const SparseMatrix& stiffness, const SparseMatrix& mass,
+                                  const EigenOptions& options);
+// The same with K - shift M already factored by the caller (`shifted`, for options.shift),
+// so that one factorization serves the eigenproblem and other solves (the Craig-Bampton
+// stage factors K_ii once for its normal modes and its constraint modes). factor_seconds
+// is 0 in the result.
+EigenResult SolveGeneralizedEigen(const SparseCholesky& shifted, const SparseMatrix& mass,
                                   const EigenOptions& options);
 
 }  // namespace jointdyn::solvers
