@@ -13,7 +13,7 @@ JOBS=${JOBS:-$(nproc)}
 PACKAGES=(
   g++ cmake ninja-build ccache pkg-config clang-format
   libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfftw3-dev libgmsh-dev
-  libsuitesparse-dev libopenblas0-pthread libspectra-dev
+  libsuitesparse-dev libopenblas0-pthread libspectra-dev libhdf5-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
 

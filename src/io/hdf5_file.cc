@@ -1,0 +1,185 @@
+#include "io/hdf5_file.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace jointdyn::io {
+namespace {
+
+// An HDF5 identifier closed by `close` at scope exit.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+}  // namespace
+
+struct Hdf5File::Impl {
+  hid_t file = -1;
+  Hdf5File::Mode mode = Hdf5File::Mode::kRead;
+};
+
+Hdf5File::Hdf5File(const std::string& path, Mode mode)
+    : impl_(std::make_unique<Impl>()), path_(path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by exceptions
+  impl_->mode = mode;
+  impl_->file = mode == Mode::kCreate
+                    ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
+                    : H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (impl_->file < 0)
+    throw InputError("file", path,
+                     mode == Mode::kCreate ? "cannot be created as an HDF5 file"
+                                           : "cannot be opened as an HDF5 file (missing, or "
+                                             "not HDF5)");
+}
+
+Hdf5File::~Hdf5File() {
+  if (impl_ && impl_->file >= 0) H5Fclose(impl_->file);
+}
+
+void Hdf5File::WriteMatrix(const std::string& name, const MatX& matrix) {
+  JD_CHECK(impl_->mode == Mode::kCreate, "Hdf5File: written in read mode");
+  JD_CHECK(matrix.allFinite(), "Hdf5File: non-finite values for " + name);
+  if (Has(name)) throw InputError(path_ + ": " + name, "", "is written twice");
+  const hsize_t dims[2] = {static_cast<hsize_t>(matrix.rows()),
+                           static_cast<hsize_t>(matrix.cols())};
+  const Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+  const Handle links(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(links.get(), 1);
+  const Handle dataset(H5Dcreate2(impl_->file, name.c_str(), H5T_IEEE_F64LE, space.get(),
+                                  links.get(), H5P_DEFAULT, H5P_DEFAULT),
+                       H5Dclose);
+  const RowMajor data = matrix;
+  if (!dataset.ok() ||
+      H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+    throw InputError(path_ + ": " + name, "", "cannot be written (disk full?)");
+}
+
+void Hdf5File::WriteVector(const std::string& name, const VecX& vector) {
+  JD_CHECK(impl_->mode == Mode::kCreate, "Hdf5File: written in read mode");
+  JD_CHECK(vector.allFinite(), "Hdf5File: non-finite values for " + name);
+  if (Has(name)) throw InputError(path_ + ": " + name, "", "is written twice");
+  const hsize_t dims[1] = {static_cast<hsize_t>(vector.size())};
+  const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
+  const Handle links(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(links.get(), 1);
+  const Handle dataset(H5Dcreate2(impl_->file, name.c_str(), H5T_IEEE_F64LE, space.get(),
+                                  links.get(), H5P_DEFAULT, H5P_DEFAULT),
+                       H5Dclose);
+  if (!dataset.ok() ||
+      H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, vector.data()) < 0)
+    throw InputError(path_ + ": " + name, "", "cannot be written (disk full?)");
+}
+
+void Hdf5File::WriteAttribute(const std::string& object, const std::string& name, double value) {
+  const Handle target(H5Oopen(impl_->file, object.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!target.ok()) throw InputError(path_ + ": " + object, "", "is not a dataset or group");
+  const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  const Handle attribute(
+      H5Acreate2(target.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose);
+  if (!attribute.ok() || H5Awrite(attribute.get(), H5T_NATIVE_DOUBLE, &value) < 0)
+    throw InputError(path_ + ": " + object + "@" + name, "", "cannot be written");
+}
+
+void Hdf5File::WriteAttribute(const std::string& object, const std::string& name,
+                              const std::string& value) {
+  const Handle target(H5Oopen(impl_->file, object.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!target.ok()) throw InputError(path_ + ": " + object, "", "is not a dataset or group");
+  const Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1));
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  const Handle attribute(
+      H5Acreate2(target.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose);
+  std::string padded = value.empty() ? std::string(1, '\0') : value;
+  if (!attribute.ok() || H5Awrite(attribute.get(), type.get(), padded.data()) < 0)
+    throw InputError(path_ + ": " + object + "@" + name, "", "cannot be written");
+}
+
+bool Hdf5File::Has(const std::string& name) const {
+  // H5Lexists fails on a missing intermediate group: check the path link by link.
+  std::size_t start = name.front() == '/' ? 1 : 0;
+  while (start <= name.size()) {
+    const std::size_t slash = name.find('/', start);
+    const std::string prefix = name.substr(0, slash);
+    if (H5Lexists(impl_->file, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) return true;
+    start = slash + 1;
+  }
+  return true;
+}
+
+MatX Hdf5File::ReadMatrix(const std::string& name) const {
+  if (!Has(name)) throw InputError(path_ + ": " + name, "", "is not in the file");
+  const Handle dataset(H5Dopen2(impl_->file, name.c_str(), H5P_DEFAULT), H5Dclose);
+  const Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 1 || rank > 2)
+    throw InputError(path_ + ": " + name, std::to_string(rank) + " dimensions",
+                     "must be a vector or a matrix");
+  hsize_t dims[2] = {0, 1};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  RowMajor data(static_cast<Eigen::Index>(dims[0]), static_cast<Eigen::Index>(dims[1]));
+  if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+    throw InputError(path_ + ": " + name, "", "cannot be read as doubles");
+  return data;
+}
+
+VecX Hdf5File::ReadVector(const std::string& name) const {
+  const MatX m = ReadMatrix(name);
+  if (m.cols() != 1)
+    throw InputError(path_ + ": " + name,
+                     std::to_string(m.rows()) + " x " + std::to_string(m.cols()),
+                     "must be a vector");
+  return m.col(0);
+}
+
+double Hdf5File::ReadAttribute(const std::string& object, const std::string& name) const {
+  const Handle attribute(
+      H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose);
+  double value = 0.0;
+  if (!attribute.ok() || H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value) < 0)
+    throw InputError(path_ + ": " + object + "@" + name, "", "is not a numeric attribute");
+  return value;
+}
+
+std::string Hdf5File::ReadStringAttribute(const std::string& object,
+                                          const std::string& name) const {
+  const Handle attribute(
+      H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose);
+  if (!attribute.ok())
+    throw InputError(path_ + ": " + object + "@" + name, "", "is not an attribute");
+  const Handle type(H5Aget_type(attribute.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
+    throw InputError(path_ + ": " + object + "@" + name, "",
+                     "is not a fixed-length string attribute");
+  std::string value(H5Tget_size(type.get()), '\0');
+  if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
+    throw InputError(path_ + ": " + object + "@" + name, "", "cannot be read");
+  value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
+  return value;
+}
+
+}  // namespace jointdyn::io

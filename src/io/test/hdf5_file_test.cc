@@ -1,0 +1,68 @@
+#include "io/hdf5_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "core/error.h"
+
+namespace jointdyn::io {
+namespace {
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("jointdyn_hdf5_" + name)).string();
+}
+
+// Matrices, vectors and attributes read back bit for bit, in nested groups.
+TEST(Hdf5File, RoundTripIsExact) {
+  const std::string path = TempPath("round_trip.h5");
+  const MatX v = MatX::Random(7, 3) * 1e-3;
+  const VecX f = VecX::LinSpaced(5, 1.0 / 3.0, 1e5);
+  {
+    Hdf5File file(path, Hdf5File::Mode::kCreate);
+    file.WriteMatrix("basis/V", v);
+    file.WriteVector("basis/frequencies_hz", f);
+    file.WriteAttribute("/", "model", "friction bar");
+    file.WriteAttribute("basis/V", "joint_modes", 12.0);
+    file.WriteAttribute("/", "empty", "");
+  }
+  const Hdf5File file(path, Hdf5File::Mode::kRead);
+  EXPECT_TRUE(file.Has("basis/V"));
+  EXPECT_TRUE(file.Has("/basis"));
+  EXPECT_FALSE(file.Has("basis/W"));
+  EXPECT_FALSE(file.Has("other/V"));
+  EXPECT_EQ(file.ReadMatrix("basis/V"), v);
+  EXPECT_EQ(file.ReadVector("basis/frequencies_hz"), f);
+  EXPECT_EQ(file.ReadMatrix("basis/frequencies_hz").cols(), 1);
+  EXPECT_EQ(file.ReadStringAttribute("/", "model"), "friction bar");
+  EXPECT_EQ(file.ReadStringAttribute("/", "empty"), "");
+  EXPECT_EQ(file.ReadAttribute("basis/V", "joint_modes"), 12.0);
+  std::filesystem::remove(path);
+}
+
+TEST(Hdf5File, ErrorsNameTheFileAndPath) {
+  const std::string path = TempPath("errors.h5");
+  {
+    Hdf5File file(path, Hdf5File::Mode::kCreate);
+    file.WriteVector("a", VecX::Ones(3));
+    EXPECT_THROW(file.WriteVector("a", VecX::Ones(3)), InputError);
+    EXPECT_THROW(file.WriteAttribute("missing", "x", 1.0), InputError);
+  }
+  const Hdf5File file(path, Hdf5File::Mode::kRead);
+  try {
+    file.ReadMatrix("b/c");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("b/c"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(file.ReadVector("a").size() == 3 ? file.ReadStringAttribute("a", "none") : "",
+               InputError);
+  EXPECT_THROW(Hdf5File(TempPath("missing.h5"), Hdf5File::Mode::kRead), InputError);
+  EXPECT_THROW(Hdf5File("/nonexistent_dir/x.h5", Hdf5File::Mode::kCreate), InputError);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace jointdyn::io
