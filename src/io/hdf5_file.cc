@@ -55,38 +55,34 @@ Hdf5File::~Hdf5File() {
   if (impl_ && impl_->file >= 0) H5Fclose(impl_->file);
 }
 
-void Hdf5File::WriteMatrix(const std::string& name, const MatX& matrix) {
+void Hdf5File::WriteDataset(const std::string& name, int rank, const unsigned long long* dims,
+                            const double* data) {
   JD_CHECK(impl_->mode == Mode::kCreate, "Hdf5File: written in read mode");
-  JD_CHECK(matrix.allFinite(), "Hdf5File: non-finite values for " + name);
   if (Has(name)) throw InputError(path_ + ": " + name, "", "is written twice");
-  const hsize_t dims[2] = {static_cast<hsize_t>(matrix.rows()),
-                           static_cast<hsize_t>(matrix.cols())};
-  const Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+  const hsize_t shape[2] = {dims[0], rank == 2 ? dims[1] : 1};
+  const Handle space(H5Screate_simple(rank, shape, nullptr), H5Sclose);
   const Handle links(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   H5Pset_create_intermediate_group(links.get(), 1);
   const Handle dataset(H5Dcreate2(impl_->file, name.c_str(), H5T_IEEE_F64LE, space.get(),
                                   links.get(), H5P_DEFAULT, H5P_DEFAULT),
                        H5Dclose);
-  const RowMajor data = matrix;
   if (!dataset.ok() ||
-      H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+      H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
     throw InputError(path_ + ": " + name, "", "cannot be written (disk full?)");
 }
 
+void Hdf5File::WriteMatrix(const std::string& name, const MatX& matrix) {
+  JD_CHECK(matrix.allFinite(), "Hdf5File: non-finite values for " + name);
+  const RowMajor data = matrix;
+  const unsigned long long dims[2] = {static_cast<unsigned long long>(matrix.rows()),
+                                      static_cast<unsigned long long>(matrix.cols())};
+  WriteDataset(name, 2, dims, data.data());
+}
+
 void Hdf5File::WriteVector(const std::string& name, const VecX& vector) {
-  JD_CHECK(impl_->mode == Mode::kCreate, "Hdf5File: written in read mode");
   JD_CHECK(vector.allFinite(), "Hdf5File: non-finite values for " + name);
-  if (Has(name)) throw InputError(path_ + ": " + name, "", "is written twice");
-  const hsize_t dims[1] = {static_cast<hsize_t>(vector.size())};
-  const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
-  const Handle links(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
-  H5Pset_create_intermediate_group(links.get(), 1);
-  const Handle dataset(H5Dcreate2(impl_->file, name.c_str(), H5T_IEEE_F64LE, space.get(),
-                                  links.get(), H5P_DEFAULT, H5P_DEFAULT),
-                       H5Dclose);
-  if (!dataset.ok() ||
-      H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, vector.data()) < 0)
-    throw InputError(path_ + ": " + name, "", "cannot be written (disk full?)");
+  const unsigned long long dims[1] = {static_cast<unsigned long long>(vector.size())};
+  WriteDataset(name, 1, dims, vector.data());
 }
 
 void Hdf5File::WriteAttribute(const std::string& object, const std::string& name, double value) {

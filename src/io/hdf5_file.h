@@ -42,6 +42,10 @@ class Hdf5File {
   std::string ReadStringAttribute(const std::string& object, const std::string& name) const;
 
  private:
+  // A dataset of `rank` (1 or 2) dimensions `dims` from row-major doubles.
+  void WriteDataset(const std::string& name, int rank, const unsigned long long* dims,
+                    const double* data);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_;

@@ -78,6 +78,21 @@ double TimeDomainAmplitude(double m, double c, double k, const laws::CoulombPara
   return largest;
 }
 
+// The periodic solution (N = 1024 samples, tight Newton tolerance) of the SDOF
+// m x'' + c x' + k x + f(x) = p cos(omega t) with the element f to ground.
+PeriodicResult SolveSdof(double m, double c, double k, double p, double omega,
+                         const HarmonicBasis& basis, std::unique_ptr<NonlinearForce> element) {
+  HarmonicSystem system =
+      DenseSystem(MatX::Constant(1, 1, m), MatX::Constant(1, 1, c), MatX::Constant(1, 1, k));
+  system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
+  system.elements.push_back({std::move(element), {0}, {-1}});
+  HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 1024});
+  PeriodicOptions options;
+  options.newton.residual_tolerance = 1e-10;
+  options.newton.max_iterations = 50;
+  return SolvePeriodic(hb, omega, 1.0, options);
+}
+
 // Largest |x(theta)| of the harmonic-balance solution on a fine grid.
 double HarmonicAmplitude(const SolutionPoint& point, const HarmonicBasis& basis) {
   Aft aft(basis, 4096);
@@ -95,19 +110,11 @@ TEST(TimeDomain, JenkinsAndCoulombSteadyStatesMatchHarmonicBalance) {
   };
   for (const Case& test : {Case{"Jenkins", {5e3, 0.0, 1.0}}, Case{"Coulomb", {2e4, 2e3, 1.5}}}) {
     for (double omega : {80.0, 100.0, 115.0}) {
-      HarmonicSystem system =
-          DenseSystem(MatX::Constant(1, 1, m), MatX::Constant(1, 1, c), MatX::Constant(1, 1, k));
-      system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
       auto law = std::make_shared<laws::CoulombLaw>(test.law, 1);
-      system.elements.push_back({std::make_unique<MarchedForce>(
-                                     std::make_unique<TangentialKernel>(law, 1.0), MarchOptions{}),
-                                 {0},
-                                 {-1}});
-      HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 1024});
-      PeriodicOptions options;
-      options.newton.residual_tolerance = 1e-10;
-      options.newton.max_iterations = 50;
-      const PeriodicResult solved = SolvePeriodic(hb, omega, 1.0, options);
+      const PeriodicResult solved =
+          SolveSdof(m, c, k, p, omega, basis,
+                    std::make_unique<MarchedForce>(std::make_unique<TangentialKernel>(law, 1.0),
+                                                   MarchOptions{}));
       ASSERT_TRUE(solved.status) << solved.status.message;
       const double hb_amplitude = HarmonicAmplitude(solved.point, basis);
       // 250 periods from rest: the free motion decays at least like e^(-c t / 2m) (friction
@@ -139,15 +146,8 @@ TEST(TimeDomain, RigidCoulombSteadyStateMatchesAStiffJenkinsIntegration) {
   const double m = 1.0, c = 2.0, k = 1e4, p = 2.0, f_s = 1.0, k_t = 1e9;
   const HarmonicBasis basis{.harmonics = 15};
   for (double omega : {90.0, 100.0, 110.0}) {
-    HarmonicSystem system =
-        DenseSystem(MatX::Constant(1, 1, m), MatX::Constant(1, 1, c), MatX::Constant(1, 1, k));
-    system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
-    system.elements.push_back({std::make_unique<DryFrictionForce>(f_s), {0}, {-1}});
-    HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 1024});
-    PeriodicOptions options;
-    options.newton.residual_tolerance = 1e-10;
-    options.newton.max_iterations = 50;
-    const PeriodicResult solved = SolvePeriodic(hb, omega, 1.0, options);
+    const PeriodicResult solved =
+        SolveSdof(m, c, k, p, omega, basis, std::make_unique<DryFrictionForce>(f_s));
     ASSERT_TRUE(solved.status) << solved.status.message;
     const double hb_amplitude = HarmonicAmplitude(solved.point, basis);
     const double td_amplitude = TimeDomainAmplitude(m, c, k, {k_t, 0.0, f_s}, p, omega, 250, 1000);
