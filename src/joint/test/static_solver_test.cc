@@ -26,9 +26,9 @@ struct Model {
   fe::Mesh mesh;
   std::unique_ptr<fe::DofMap> dofs;
   solvers::SparseMatrix stiffness;  // T^T K T
-  ContactKinematics kinematics;     // on the mesh DOFs
-  PairProjection on_q;              // R T
-  VecX load;                        // T^T f for the unit load
+  fe::PairingResult pairing;
+  ContactKinematics kinematics;  // on the mesh DOFs
+  PairProjection on_q;           // R T
 };
 
 Model MakeModel(fe::Mesh mesh, const fe::ConstraintSpec& spec, const std::string& slave,
@@ -39,10 +39,10 @@ Model MakeModel(fe::Mesh mesh, const fe::ConstraintSpec& spec, const std::string
   std::map<std::string, fe::ElasticMaterial> materials;
   for (const fe::ElementBlock& block : m.mesh.blocks) materials[block.name] = kSteel;
   m.stiffness = m.dofs->Reduce(fe::Assemble(m.mesh, materials, {.mass = false}).stiffness);
-  const fe::PairingResult pairing = fe::PairSurfaces(
+  m.pairing = fe::PairSurfaces(
       m.mesh, fe::SurfaceFromFaceSet(m.mesh, slave), fe::SurfaceFromFaceSet(m.mesh, master),
       {.search_distance = search_distance, .area_weighting = fe::AreaWeighting::kDiagonalScaled});
-  m.kinematics = BuildContactKinematics(m.mesh, pairing);
+  m.kinematics = BuildContactKinematics(m.mesh, m.pairing);
   m.on_q = OnIndependentDofs(m.kinematics.relative, *m.dofs);
   return m;
 }
@@ -90,10 +90,14 @@ TEST_P(StackedBlocks, PressureIsTransmittedAndPenetrationIsPOverEps) {
   // Total contact force = applied force: equilibrium of the upper block in z, to the
   // Newton tolerance (1e-10 relative).
   EXPECT_NEAR(joint.NormalForce(), p * width * width, 1e-9 * p * width * width);
-  double max_pressure_error = 0.0, max_penetration_error = 0.0;
+  double max_pressure_error = 0.0, max_penetration_error = 0.0, interior_pressure_error = 0.0;
   for (int i = 0; i < joint.num_pairs(); ++i) {
     const PairOutput out = joint.Output(i);
-    max_pressure_error = std::max(max_pressure_error, std::abs(out.pressure - p) / p);
+    const double error = std::abs(out.pressure - p) / p;
+    max_pressure_error = std::max(max_pressure_error, error);
+    const Vec3 x = m.mesh.nodes.row(m.pairing.pairs[i].slave);
+    if (x.x() > 0.0 && x.x() < width && x.y() > 0.0 && x.y() < width)
+      interior_pressure_error = std::max(interior_pressure_error, error);
     max_penetration_error =
         std::max(max_penetration_error, std::abs(-out.gap - p / kEps) * kEps / p);
   }
@@ -104,7 +108,8 @@ TEST_P(StackedBlocks, PressureIsTransmittedAndPenetrationIsPOverEps) {
   for (int node : m.mesh.node_sets.at("upper_zmax"))
     max_top_error = std::max(max_top_error, std::abs(u(3 * node + 2) - expected) / -expected);
   std::cout << (upper_divisions == 2 ? "conforming" : "non-matching") << ": " << joint.num_pairs()
-            << " pairs, max |p_i - p| / p " << max_pressure_error
+            << " pairs, max |p_i - p| / p " << max_pressure_error << " (interior "
+            << interior_pressure_error << ")"
             << ", max |pen_i - p/eps| / (p/eps) " << max_penetration_error
             << ", max top-displacement error " << max_top_error << ", iterations "
             << result.iterations << ", factorizations " << result.factorizations << " (reused "
@@ -119,9 +124,10 @@ TEST_P(StackedBlocks, PressureIsTransmittedAndPenetrationIsPOverEps) {
     // Node-to-segment transfer does not pass the patch test exactly: the master receives
     // the slave's consistent loads interpolated (not its own consistent loads), which
     // bends the interface locally with this stiff penalty (eps h / E = 2400). Measured on
-    // 3 x 3 slave faces on 2 x 2 master faces: 15 % in the pressure, 5 % in the top
-    // displacement; the total force stays exact.
+    // 3 x 3 slave faces on 2 x 2 master faces: 15 % in the pressure at the edge pairs,
+    // 6.6 % at interior ones, 5 % in the top displacement; the total force stays exact.
     EXPECT_LT(max_pressure_error, 0.2);
+    EXPECT_LT(interior_pressure_error, 0.1);
     EXPECT_LT(max_top_error, 0.07);
   }
 }
