@@ -1,0 +1,256 @@
+#include "joint/static_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "solvers/option_check.h"
+#include "solvers/sparse_cholesky.h"
+
+namespace jointdyn::joint {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kLineSearch = 0.25;  // accepted |s(alpha)| / |s(0)| (see LineSearch)
+constexpr int kMaxLineSearch = 12;    // regula falsi evaluations per Newton update
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The Newton machinery shared by all load steps: residual, tangent, factorization kept
+// with the pair tangents and the pattern it was made from.
+class Newton {
+ public:
+  Newton(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
+         StaticResult& result)
+      : stiffness_(stiffness), magnitude_(stiffness.cwiseAbs()), joints_(joints), result_(result) {}
+
+  // r = K q + sum f_j(q) - lambda f_ext, and the size of the terms it sums (inf norms):
+  // scale = max(||lambda f_ext||, || |K| |q| ||, ||f_j||), so that the rounding of the
+  // stiffness forces (large terms that cancel) stays far below the tolerance.
+  Status Residual(const VecX& q, const VecX& external, VecX& r, double& scale) {
+    r.noalias() = magnitude_ * q.cwiseAbs();
+    scale = std::max(external.lpNorm<Eigen::Infinity>(), r.lpNorm<Eigen::Infinity>());
+    r.noalias() = stiffness_ * q;
+    r -= external;
+    const Clock::time_point start = Clock::now();
+    for (JointOperator& joint : joints_) {
+      if (Status status = joint.Evaluate(q); !status) return status;
+      joint.Forces(force_);
+      scale = std::max(scale, force_.lpNorm<Eigen::Infinity>());
+      r += force_;
+    }
+    result_.joint_seconds += SecondsSince(start);
+    if (!r.allFinite()) return Status::Failure("non-finite residual");
+    return Status::Ok();
+  }
+
+  // Moves q along the Newton direction dq to q + alpha dq, where the residual is (nearly)
+  // orthogonal to dq: s(alpha) = r(q + alpha dq) . dq, s(0) < 0, |s(alpha)| <= kLineSearch
+  // |s(0)| (alpha = 1 when s(1) <= kLineSearch |s(0)|), by regula falsi (Illinois) on
+  // [0, 1]. For frictionless penalty contact s is the derivative of the convex potential
+  // along dq: this is an energy line search, which stops Newton from cycling between
+  // contact sets. Leaves r and scale at the new q; increment_norm = ||alpha dq||_inf.
+  Status LineSearch(const VecX& external, const VecX& dq, VecX& q, VecX& r, double& scale,
+                    double& increment_norm) {
+    const double s0 = r.dot(dq);
+    const VecX start = q;
+    double alpha = 1.0;
+    q = start + dq;
+    if (Status status = Residual(q, external, r, scale); !status) return status;
+    double s = r.dot(dq);
+    if (s0 < 0.0 && s > kLineSearch * -s0) {
+      double a = 0.0, sa = s0, b = 1.0, sb = s;
+      int side = 0;  // +1: b was kept last time, -1: a was kept (Illinois halving)
+      for (int k = 0; k < kMaxLineSearch && std::abs(s) > kLineSearch * -s0; ++k) {
+        alpha = a - sa * (b - a) / (sb - sa);
+        q = start + alpha * dq;
+        if (Status status = Residual(q, external, r, scale); !status) return status;
+        ++result_.line_search_evaluations;
+        s = r.dot(dq);
+        if (s < 0.0) {
+          a = alpha, sa = s;
+          if (side == 1) sb *= 0.5;
+          side = 1;
+        } else {
+          b = alpha, sb = s;
+          if (side == -1) sa *= 0.5;
+          side = -1;
+        }
+      }
+    }
+    increment_norm = alpha * dq.lpNorm<Eigen::Infinity>();
+    return Status::Ok();
+  }
+
+  // dq = -A^-1 r with A the tangent at the last Residual() state.
+  Status Update(const VecX& r, VecX& dq) {
+    if (factored_ && TangentsUnchanged()) {
+      ++result_.reused_factorizations;
+    } else if (Status status = Factor(); !status) {
+      return status;
+    }
+    const Clock::time_point start = Clock::now();
+    dq = -cholesky_.Solve(r);
+    result_.solve_seconds += SecondsSince(start);
+    if (!dq.allFinite()) return Status::Failure("non-finite Newton increment");
+    return Status::Ok();
+  }
+
+ private:
+  bool TangentsUnchanged() const {
+    std::size_t k = 0;
+    for (const JointOperator& joint : joints_) {
+      for (const Mat3& d : joint.tangents()) {
+        if (d != factored_tangents_[k++]) return false;
+      }
+    }
+    return true;
+  }
+
+  Status Factor() {
+    Clock::time_point start = Clock::now();
+    factored_tangents_.clear();
+    solvers::SparseMatrix tangent = stiffness_;
+    for (JointOperator& joint : joints_) {
+      joint.Jacobian(jacobian_);
+      if (joint.symmetric_tangent()) {
+        tangent += jacobian_;
+      } else {
+        const solvers::SparseMatrix transposed = jacobian_.transpose();
+        tangent += 0.5 * (jacobian_ + transposed);
+      }
+      factored_tangents_.insert(factored_tangents_.end(), joint.tangents().begin(),
+                                joint.tangents().end());
+    }
+    tangent.makeCompressed();
+    result_.joint_seconds += SecondsSince(start);
+    start = Clock::now();
+    const bool same_pattern = cholesky_.factored() &&
+                              std::equal(outer_.begin(), outer_.end(), tangent.outerIndexPtr(),
+                                         tangent.outerIndexPtr() + tangent.outerSize() + 1) &&
+                              std::equal(inner_.begin(), inner_.end(), tangent.innerIndexPtr(),
+                                         tangent.innerIndexPtr() + tangent.nonZeros());
+    Status status;
+    if (same_pattern) {
+      status = cholesky_.Refactor(tangent);
+    } else {
+      ++result_.symbolic_analyses;
+      status = cholesky_.Factor(tangent);
+      outer_.assign(tangent.outerIndexPtr(), tangent.outerIndexPtr() + tangent.outerSize() + 1);
+      inner_.assign(tangent.innerIndexPtr(), tangent.innerIndexPtr() + tangent.nonZeros());
+    }
+    result_.factor_seconds += SecondsSince(start);
+    ++result_.factorizations;
+    factored_ = status.ok;
+    return status;
+  }
+
+  const solvers::SparseMatrix& stiffness_;
+  const solvers::SparseMatrix magnitude_;  // |K| entrywise
+  std::span<JointOperator> joints_;
+  StaticResult& result_;
+  solvers::SparseCholesky cholesky_;
+  bool factored_ = false;
+  std::vector<Mat3> factored_tangents_;
+  std::vector<int> outer_, inner_;  // pattern of the factored tangent
+  VecX force_;
+  solvers::SparseMatrix jacobian_;
+};
+
+}  // namespace
+
+Status StaticOptions::Validate() const {
+  using solvers::CheckOption;
+  for (const Status& status : {
+           CheckOption(load_steps >= 1, "static.load_steps", load_steps, "must be >= 1"),
+           CheckOption(max_cutbacks >= 0, "static.max_cutbacks", max_cutbacks, "must be >= 0"),
+           CheckOption(max_iterations >= 1, "static.max_iterations", max_iterations,
+                       "must be >= 1"),
+           CheckOption(residual_tolerance > 0.0 && std::isfinite(residual_tolerance),
+                       "static.residual_tolerance", residual_tolerance, "must be > 0"),
+           CheckOption(increment_tolerance > 0.0 && std::isfinite(increment_tolerance),
+                       "static.increment_tolerance", increment_tolerance, "must be > 0"),
+       }) {
+    if (!status) return status;
+  }
+  return Status::Ok();
+}
+
+StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
+                         const VecX& load, const StaticOptions& options) {
+  const Clock::time_point start = Clock::now();
+  StaticResult result;
+  const int n = static_cast<int>(stiffness.rows());
+  result.q = VecX::Zero(n);
+  result.status = options.Validate();
+  if (!result.status) return result;
+  JD_CHECK(stiffness.cols() == n && load.size() == n, "SolveStatic: K square, one load per row");
+  for (const JointOperator& joint : joints)
+    JD_CHECK(joint.size() == n && joint.relative().is_sparse(),
+             "SolveStatic: joints on the state of K with a sparse R");
+
+  Newton newton(stiffness, joints, result);
+  const double initial_increment = 1.0 / options.load_steps;
+  double increment = initial_increment;
+  int cutbacks_in_row = 0;
+  VecX q, r, dq, external;
+  while (result.load_factor < 1.0) {
+    double target = std::min(1.0, result.load_factor + increment);
+    if (1.0 - target < 1e-12) target = 1.0;
+    external = target * load;
+    q = result.q;
+    Status outcome;  // ok: the step converged
+    int iteration = 0;
+    double increment_norm = 0.0;
+    double scale = 0.0;
+    result.residual_history.clear();
+    outcome = newton.Residual(q, external, r, scale);
+    for (; outcome; ++iteration) {
+      result.residual_norm = scale > 0.0 ? r.lpNorm<Eigen::Infinity>() / scale : 0.0;
+      result.residual_history.push_back(result.residual_norm);
+      if (iteration > 0 && result.residual_norm <= options.residual_tolerance &&
+          increment_norm <= options.increment_tolerance * q.lpNorm<Eigen::Infinity>())
+        break;
+      if (iteration == options.max_iterations) {
+        outcome = Status::Failure("no convergence in " + std::to_string(iteration) +
+                                  " iterations (scaled residual " +
+                                  FormatValue(result.residual_norm) + ")");
+        break;
+      }
+      if (outcome = newton.Update(r, dq); !outcome) break;
+      ++result.iterations;
+      if (outcome = newton.LineSearch(external, dq, q, r, scale, increment_norm); !outcome) break;
+    }
+    if (outcome) {
+      result.q = q;
+      for (JointOperator& joint : joints) joint.Commit();
+      result.load_factor = target;
+      ++result.load_steps;
+      result.step_iterations.push_back(iteration);
+      cutbacks_in_row = 0;
+      increment = std::min(2.0 * increment, initial_increment);
+      continue;
+    }
+    const std::string where = "load step " + std::to_string(result.load_steps + 1) +
+                              " (load factor " + FormatValue(result.load_factor) + " -> " +
+                              FormatValue(target) + "), iteration " + std::to_string(iteration);
+    if (cutbacks_in_row == options.max_cutbacks) {
+      result.status =
+          Status::Failure("static solution failed at " + where + ": " + outcome.message +
+                          " (after " + std::to_string(cutbacks_in_row) + " cutbacks)");
+      break;
+    }
+    increment *= 0.5;
+    ++cutbacks_in_row;
+    ++result.cutbacks;
+  }
+  result.seconds = SecondsSince(start);
+  return result;
+}
+
+}  // namespace jointdyn::joint
