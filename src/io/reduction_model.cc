@@ -254,7 +254,8 @@ RunOutcome RunReductionModel(const ModelNode& root, const std::filesystem::path&
     std::cerr << "reduction: final basis: " << reduction::Describe(basis) << "\n";
     if (spec.compare_full > 0) full = CompareFull(model, spec.compare_full, free_free.rigid_modes);
     WriteBasisFile(out_dir / "basis.h5", model, cb, boundary, basis, reduced_stiffness,
-                   reduced_mass, frequencies, free_free.rigid_modes, full ? &*full : nullptr);
+                   reduced_mass, frequencies, spec.orthogonalize ? free_free.rigid_modes : 0,
+                   full ? &*full : nullptr);
     WriteFrequencies(out_dir, spec.title, frequencies, full ? &*full : nullptr);
     std::vector<std::string> names;
     for (const auto& column : basis.columns) names.push_back(column.name);

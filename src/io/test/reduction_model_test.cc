@@ -121,6 +121,7 @@ TEST(ReductionModel, WithoutOrthogonalizationKeepsTheCraigBamptonBasis) {
   for (size_t j = 0; j < a.size(); ++j) EXPECT_NEAR(a[j] / b[j], 1.0, 1e-8);
   const Hdf5File h5((cb.out / "basis.h5").string(), Hdf5File::Mode::kRead);
   EXPECT_EQ(h5.ReadMatrix("basis/V").cols(), 22);
+  EXPECT_EQ(h5.ReadAttribute("/", "rigid_modes_removed"), 0.0);
   EXPECT_EQ(h5.ReadStringAttribute("basis/V", "kinds").substr(0, 21), "fixed-interface mode\n");
 }
 
