@@ -91,13 +91,14 @@ VtuGrid ContactGrid(const FeModel& model) {
   return grid;
 }
 
-// The mesh with the mode shapes (mesh DOFs of u = T phi, M-normalized) as point data.
-VtuGrid ModeGrid(const FeModel& model, const solvers::EigenResult& eigen) {
+}  // namespace
+
+VtuGrid ModeGrid(const FeModel& model, const MatX& vectors, const std::vector<std::string>& names) {
   const fe::Mesh& mesh = model.mesh;
   VtuGrid grid = mesh.blocks.empty() ? PointGrid(mesh.nodes) : MeshGrid(mesh);
-  for (int k = 0; k < eigen.vectors.cols(); ++k) {
-    const VecX u = model.dofs->Expand(eigen.vectors.col(k));
-    VtuArray mode{"mode_" + std::to_string(k + 1), 3, std::vector<double>(3 * mesh.num_nodes())};
+  for (int k = 0; k < vectors.cols(); ++k) {
+    const VecX u = model.dofs->Expand(vectors.col(k));
+    VtuArray mode{names[k], 3, std::vector<double>(3 * mesh.num_nodes())};
     for (int node = 0; node < mesh.num_nodes(); ++node)
       for (int c = 0; c < mesh.dim; ++c) mode.values[3 * node + c] = u(node * mesh.dim + c);
     grid.point_data.push_back(std::move(mode));
@@ -105,7 +106,41 @@ VtuGrid ModeGrid(const FeModel& model, const solvers::EigenResult& eigen) {
   return grid;
 }
 
-}  // namespace
+nlohmann::json FeModelSummary(const FeModelSpec& spec, const FeModel& model) {
+  const fe::Mesh& mesh = model.mesh;
+  const fe::DofMap& dofs = *model.dofs;
+  nlohmann::json summary;
+  summary["mesh"] = SourceName(spec.source);
+  summary["dim"] = mesh.dim;
+  summary["nodes"] = mesh.num_nodes();
+  nlohmann::json elements = nlohmann::json::object();
+  for (const auto& block : mesh.blocks) {
+    const std::string type = fe::Name(block.type);
+    elements[type] = elements.value(type, 0) + block.size();
+  }
+  summary["elements"] = elements;
+  summary["dofs"] = dofs.num_mesh_dofs();
+  summary["reference_nodes"] = model.reference_nodes.size();
+  summary["free_dofs"] = dofs.num_free_dofs();
+  summary["nnz_stiffness"] = model.stiffness.nonZeros();
+  summary["nnz_mass"] = model.mass.nonZeros();
+  summary["mass_total"] = TranslationalMass(model);
+  summary["mass_blocks"] = BlockMasses(model);
+  std::vector<const fe::PairingResult*> all;
+  nlohmann::json surfaces = nlohmann::json::array();
+  for (size_t c = 0; c < model.contacts.size(); ++c) {
+    all.push_back(&model.contacts[c]);
+    nlohmann::json s = PairingSummary({&model.contacts[c]});
+    s["name"] = model.contact_names[c];
+    s["slave"] = model.contacts[c].slave;
+    s["master"] = model.contacts[c].master;
+    s["slave_nodes"] = model.contacts[c].pairs.size();
+    surfaces.push_back(std::move(s));
+  }
+  summary["contact"] = PairingSummary(all);
+  summary["contact"]["surfaces"] = surfaces;
+  return summary;
+}
 
 double ShiftEigenvalue(double shift_frequency) {
   const double omega = 2.0 * std::numbers::pi * shift_frequency;
@@ -182,7 +217,9 @@ RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out
                   {{"", index, frequencies, true, true}}};
     WriteSvgPlot(plot, out_dir / "frequencies.svg");
   }
-  WriteVtu(out_dir / "mesh.vtu", ModeGrid(model, eigen));
+  std::vector<std::string> names;
+  for (int k = 0; k < eigen.vectors.cols(); ++k) names.push_back("mode_" + std::to_string(k + 1));
+  WriteVtu(out_dir / "mesh.vtu", ModeGrid(model, eigen.vectors, names));
 
   nlohmann::json summary;
   summary["analysis"] = "modal";
@@ -191,35 +228,7 @@ RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out
   const bool ok = modal.mode_count == 0 || eigen.status.ok;
   summary["status"] = ok ? "ok" : "failed";
   summary["message"] = eigen.status.message;
-  summary["mesh"] = SourceName(modal.fe.source);
-  summary["dim"] = mesh.dim;
-  summary["nodes"] = mesh.num_nodes();
-  nlohmann::json elements = nlohmann::json::object();
-  for (const auto& block : mesh.blocks) {
-    const std::string type = fe::Name(block.type);
-    elements[type] = elements.value(type, 0) + block.size();
-  }
-  summary["elements"] = elements;
-  summary["dofs"] = dofs.num_mesh_dofs();
-  summary["reference_nodes"] = model.reference_nodes.size();
-  summary["free_dofs"] = dofs.num_free_dofs();
-  summary["nnz_stiffness"] = model.stiffness.nonZeros();
-  summary["nnz_mass"] = model.mass.nonZeros();
-  summary["mass_total"] = TranslationalMass(model);
-  summary["mass_blocks"] = BlockMasses(model);
-  std::vector<const fe::PairingResult*> all;
-  nlohmann::json surfaces = nlohmann::json::array();
-  for (size_t c = 0; c < model.contacts.size(); ++c) {
-    all.push_back(&model.contacts[c]);
-    nlohmann::json s = PairingSummary({&model.contacts[c]});
-    s["name"] = model.contact_names[c];
-    s["slave"] = model.contacts[c].slave;
-    s["master"] = model.contacts[c].master;
-    s["slave_nodes"] = model.contacts[c].pairs.size();
-    surfaces.push_back(std::move(s));
-  }
-  summary["contact"] = PairingSummary(all);
-  summary["contact"]["surfaces"] = surfaces;
+  summary.update(FeModelSummary(modal.fe, model));
   summary["modes"] = {{"count", modal.mode_count},
                       {"shift_hz", modal.shift_frequency},
                       {"converged", eigen.converged},

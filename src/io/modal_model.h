@@ -7,11 +7,14 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "io/fe_model_reader.h"
 #include "io/model_node.h"
 #include "io/run_model.h"
+#include "io/vtu.h"
 
 namespace jointdyn::io {
 
@@ -31,6 +34,15 @@ double ShiftEigenvalue(double shift_frequency);
 // The signed frequency [Hz] of an eigenvalue lambda = omega^2: sign(lambda) sqrt|lambda| / 2 pi
 // (a slightly negative rigid-body eigenvalue gives a small negative frequency, not NaN).
 double SignedFrequency(double eigenvalue);
+
+// The FE part of a summary.json (shared by the FE analyses): mesh source, dim, nodes,
+// elements per type, DOFs, free DOFs, nonzeros, masses and the contact pairs (totals and per
+// surface).
+nlohmann::json FeModelSummary(const FeModelSpec& spec, const FeModel& model);
+
+// The mesh with displacement fields as point data: column k of `vectors` (free DOFs, expanded
+// by u = T q) named names[k].
+VtuGrid ModeGrid(const FeModel& model, const MatX& vectors, const std::vector<std::string>& names);
 
 RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out_dir);
 

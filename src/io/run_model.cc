@@ -4,17 +4,19 @@
 #include "io/hysteresis_model.h"
 #include "io/modal_model.h"
 #include "io/model_node.h"
+#include "io/reduction_model.h"
 #include "io/transient_model.h"
 
 namespace jointdyn::io {
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
   const ModelNode root = ModelNode::LoadFile(model.string());
-  enum class Analysis { kHysteresis, kTransient, kHarmonic, kModal };
+  enum class Analysis { kHysteresis, kTransient, kHarmonic, kModal, kReduction };
   switch (root.Enum<Analysis>("analysis", {{"hysteresis", Analysis::kHysteresis},
                                            {"transient", Analysis::kTransient},
                                            {"harmonic", Analysis::kHarmonic},
-                                           {"modal", Analysis::kModal}})) {
+                                           {"modal", Analysis::kModal},
+                                           {"reduction", Analysis::kReduction}})) {
     case Analysis::kHysteresis:
       return RunHysteresisModel(root, out_dir);
     case Analysis::kTransient:
@@ -23,6 +25,8 @@ RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesyste
       return RunHarmonicModel(root, out_dir);
     case Analysis::kModal:
       return RunModalModel(root, out_dir);
+    case Analysis::kReduction:
+      return RunReductionModel(root, out_dir);
   }
   return {};
 }

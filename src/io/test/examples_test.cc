@@ -1,6 +1,6 @@
 // Every example model file runs to completion and writes a clean summary (per analysis:
 // non-negative loop dissipation, the end time reached with non-negative dissipation,
-// every response curve computed to its end, or every eigenpair wanted);
+// every response curve computed to its end, every eigenpair wanted, or a reduction basis);
 // the three-parameter Coulomb example matches its closed-form loop energy.
 #include <gtest/gtest.h>
 
@@ -66,6 +66,13 @@ TEST_P(Example, RunsAndWritesACleanSummary) {
     EXPECT_GT(summary["free_dofs"].get<int>(), 0);
     return;
   }
+  if (summary["analysis"] == "reduction") {  // a basis and its elastic frequencies, ascending
+    const auto& f = summary["frequencies_hz"];
+    EXPECT_GT(summary["reduction"]["m"].get<int>(), 0);
+    EXPECT_FALSE(f.empty());
+    EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
+    return;
+  }
   EXPECT_GT(summary["samples"].get<int>(), 0);
   if (summary["analysis"] == "hysteresis") {
     for (const double d : summary["dissipation_per_cycle"]) EXPECT_GE(d, -1e-9);
@@ -92,6 +99,8 @@ INSTANTIATE_TEST_SUITE_P(Transient, Example, ::testing::ValuesIn(Examples("trans
 INSTANTIATE_TEST_SUITE_P(Harmonic, Example, ::testing::ValuesIn(Examples("harmonic")),
                          kExampleName);
 INSTANTIATE_TEST_SUITE_P(Modal, Example, ::testing::ValuesIn(Examples("modal")), kExampleName);
+INSTANTIATE_TEST_SUITE_P(Reduction, Example, ::testing::ValuesIn(Examples("reduction")),
+                         kExampleName);
 
 TEST(ExampleCoulomb, LoopEnergyMatchesClosedForm) {
   const nlohmann::json summary =

@@ -1,0 +1,40 @@
+// The `analysis: reduction` model file: an FE model (io/fe_model_reader.h) reduced by
+// Craig-Bampton (reduction/craig_bampton.h: fixed-interface modes and the constraint modes of
+// the boundary reference nodes) and, by default, orthogonalized to free-free modes
+// (reduction/free_free.h). Joint modes (trial vector derivatives and POD) are not yet
+// available: the key `reduction.joint_modes` is rejected. Results: basis.h5 (the basis, its
+// column kinds and names, the reduced K and M, frequencies, DOF counts and the contact
+// pairs), summary.json, frequencies.csv/.svg (against the full model's on request),
+// mesh.vtu (the basis vectors as point data). The schema is in docs/model_files.md.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/fe_model_reader.h"
+#include "io/model_node.h"
+#include "io/run_model.h"
+#include "reduction/craig_bampton.h"
+#include "reduction/free_free.h"
+
+namespace jointdyn::io {
+
+struct ReductionModel {
+  std::string title;
+  FeModelSpec fe;
+  std::vector<std::string> boundary;  // reference nodes whose DOFs are the CB boundary
+  reduction::CraigBamptonOptions craig_bampton;
+  bool orthogonalize = true;
+  reduction::FreeFreeOptions free_free;
+  int compare_full = 0;  // lowest elastic eigenfrequencies of the full model (0: none)
+  std::optional<ModelNode> reduction_node;  // for errors found while building
+};
+
+// Reads and checks every key (throws InputError located in the file); builds nothing.
+ReductionModel ReadReductionModel(const ModelNode& root);
+
+RunOutcome RunReductionModel(const ModelNode& root, const std::filesystem::path& out_dir);
+
+}  // namespace jointdyn::io
