@@ -74,4 +74,11 @@ struct StaticResult {
 StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
                          const VecX& load, const StaticOptions& options = {});
 
+// The same Newton iteration (one implementation) for a reduced model: `stiffness` V^T K V
+// (dense, symmetric), joints on the modal coordinates (dense R V, joint_operator.h) and
+// `load` V^T f_ext; the tangent is factored by a dense Cholesky (Eigen LLT) of its
+// symmetric part. symbolic_analyses stays 0; factor_nonzeros are not counted.
+StaticResult SolveStatic(const MatX& stiffness, std::span<JointOperator> joints, const VecX& load,
+                         const StaticOptions& options = {});
+
 }  // namespace jointdyn::joint

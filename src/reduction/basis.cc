@@ -12,6 +12,10 @@ const char* Name(VectorKind kind) {
       return "constraint mode";
     case VectorKind::kFreeFreeMode:
       return "free-free mode";
+    case VectorKind::kJointMode:
+      return "joint mode";
+    case VectorKind::kPreloadMode:
+      return "preload mode";
   }
   return "?";
 }

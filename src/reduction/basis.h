@@ -21,6 +21,8 @@ enum class VectorKind {
   kFixedInterfaceMode,  // Craig-Bampton: normal mode with the boundary DOFs held (M-normalized)
   kConstraintMode,      // Craig-Bampton: static response to a unit boundary displacement
   kFreeFreeMode,        // after mode-shape orthogonalization: elastic, M-orthonormal
+  kJointMode,           // from trial vector derivatives (joint_modes.h), K-normalized
+  kPreloadMode,         // static solution under a preload with contact (eq. 3.63)
 };
 
 const char* Name(VectorKind kind);  // "fixed-interface mode", ...

@@ -17,12 +17,14 @@
 // in the span of the constraint modes and are removed by free-free orthogonalization).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/status.h"
 #include "fe/constraints.h"
 #include "reduction/basis.h"
+#include "solvers/sparse_cholesky.h"
 
 namespace jointdyn::reduction {
 
@@ -60,6 +62,11 @@ struct CraigBamptonResult {
   int num_fixed_interface_modes = 0;    // v
   int eigen_operator_applications = 0;  // solves with the factor of K_ii in the Lanczos stage
   double factor_nonzeros = 0.0;         // nonzeros of the Cholesky factor of K_ii [-]
+  // The factor of K_ii and the rows of K (and of the basis) that are interior, in the
+  // order of K_ii's rows: kept for the trial-vector-derivative stage, which solves with
+  // K_c = K_ii (boundary held) from this same factorization (trial_vector_derivatives.h).
+  std::shared_ptr<const solvers::SparseCholesky> interior_factor;
+  std::vector<int> interior_dofs;
   // Wall time of the stages [s]: extraction of K_ii, K_ib, M_ii; Cholesky factorization of
   // K_ii; Lanczos iteration; constraint modes (right-hand sides and the blocked solve);
   // projection V^T K V, V^T M V.
