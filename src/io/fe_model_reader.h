@@ -51,6 +51,15 @@ struct FeContactSpec {
   fe::PairingOptions options;
 };
 
+// A static load on a reference node, in the global frame: the force acts on its
+// translations, the moment on its rotations (independent reference nodes of a rigid
+// coupling have both; a distributing coupling spreads them over its face).
+struct FeLoad {
+  std::string node;            // a reference node's name
+  Vec3 force = Vec3::Zero();   // [N]
+  Vec3 moment = Vec3::Zero();  // [N m]
+};
+
 struct FeModelSpec {
   FeMeshSource source = FeMeshSource::kBox;
   fe::FrictionBarOptions friction_bar;
@@ -64,11 +73,18 @@ struct FeModelSpec {
   std::vector<fe::Support> supports;
   std::vector<fe::Coupling> couplings;
   std::vector<FeContactSpec> contacts;
+  std::vector<FeLoad> loads;  // key `loads`, optional
 
   // The nodes of the file, for errors found while building.
   std::optional<ModelNode> root, mesh_node, materials_node;
-  std::vector<ModelNode> reference_nodes_nodes, supports_nodes, couplings_nodes, contact_nodes;
+  std::vector<ModelNode> reference_nodes_nodes, supports_nodes, couplings_nodes, contact_nodes,
+      loads_nodes;
 };
+
+// Reads a list of loads ({node: tip, force: [0, 0, 100]}, {node: tip, moment: [20, 0, 0]};
+// force and moment optional, at least one) and checks the node names against the
+// reference nodes of `spec` (throws InputError naming the entry, key, value and rule).
+std::vector<FeLoad> ReadFeLoads(const ModelNode& list, const FeModelSpec& spec);
 
 // Reads mesh, materials, reference_nodes, supports, couplings and contact of `root` (not
 // root.Finish()).
@@ -96,6 +112,9 @@ struct FeModel {
 
 // Builds the model (stages reported through core/progress.h on stderr).
 FeModel BuildFeModel(const FeModelSpec& spec);
+
+// The load vector on the independent DOFs of model.dofs (T^T f) for `loads` [N, N m].
+VecX AssembleLoads(const FeModel& model, const std::vector<FeLoad>& loads);
 
 // The mass [kg] of each element block (consistent mass, x direction: e_x^T M_block e_x);
 // empty for a model without blocks.
