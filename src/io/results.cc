@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "core/error.h"
 
@@ -15,13 +16,24 @@ CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::s
   out_.precision(17);
 }
 
-void CsvWriter::Row(const std::vector<double>& values) { Row(values, ""); }
+void CsvWriter::Row(const std::vector<double>& values) { Write({}, values, ""); }
 
 void CsvWriter::Row(const std::vector<double>& values, const std::string& text) {
-  JD_CHECK(values.size() + (text.empty() ? 0 : 1) == columns_,
+  Write({}, values, text);
+}
+
+void CsvWriter::Row(const std::vector<std::string>& texts, const std::vector<double>& values) {
+  Write(texts, values, "");
+}
+
+void CsvWriter::Write(const std::vector<std::string>& texts, const std::vector<double>& values,
+                      const std::string& trailing) {
+  JD_CHECK(texts.size() + values.size() + (trailing.empty() ? 0 : 1) == columns_,
            "CSV row width does not match the header of " + path_.string());
-  for (size_t i = 0; i < values.size(); ++i) out_ << (i ? "," : "") << values[i];
-  if (!text.empty()) out_ << "," << text;
+  const char* separator = "";
+  for (const std::string& text : texts) out_ << std::exchange(separator, ",") << text;
+  for (double value : values) out_ << std::exchange(separator, ",") << value;
+  if (!trailing.empty()) out_ << separator << trailing;
   out_ << "\n";
   out_.flush();
   if (!out_) throw std::runtime_error("cannot write " + path_.string());

@@ -17,8 +17,14 @@ class CsvWriter {
   void Row(const std::vector<double>& values);
   // A row with a trailing text column (e.g. a contact state).
   void Row(const std::vector<double>& values, const std::string& text);
+  // A row with leading text columns (e.g. a load case and a method), then numbers.
+  void Row(const std::vector<std::string>& texts, const std::vector<double>& values);
 
  private:
+  // Leading texts, numbers, a trailing text (none when empty), newline.
+  void Write(const std::vector<std::string>& texts, const std::vector<double>& values,
+             const std::string& trailing);
+
   std::filesystem::path path_;
   std::ofstream out_;
   size_t columns_;

@@ -2,6 +2,7 @@
 
 #include "io/harmonic_model.h"
 #include "io/hysteresis_model.h"
+#include "io/joint_mode_study.h"
 #include "io/modal_model.h"
 #include "io/model_node.h"
 #include "io/reduction_model.h"
@@ -11,12 +12,13 @@ namespace jointdyn::io {
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
   const ModelNode root = ModelNode::LoadFile(model.string());
-  enum class Analysis { kHysteresis, kTransient, kHarmonic, kModal, kReduction };
+  enum class Analysis { kHysteresis, kTransient, kHarmonic, kModal, kReduction, kJointModeStudy };
   switch (root.Enum<Analysis>("analysis", {{"hysteresis", Analysis::kHysteresis},
                                            {"transient", Analysis::kTransient},
                                            {"harmonic", Analysis::kHarmonic},
                                            {"modal", Analysis::kModal},
-                                           {"reduction", Analysis::kReduction}})) {
+                                           {"reduction", Analysis::kReduction},
+                                           {"joint_mode_study", Analysis::kJointModeStudy}})) {
     case Analysis::kHysteresis:
       return RunHysteresisModel(root, out_dir);
     case Analysis::kTransient:
@@ -27,6 +29,8 @@ RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesyste
       return RunModalModel(root, out_dir);
     case Analysis::kReduction:
       return RunReductionModel(root, out_dir);
+    case Analysis::kJointModeStudy:
+      return RunJointModeStudy(root, out_dir);
   }
   return {};
 }

@@ -1,0 +1,505 @@
+#include "io/joint_mode_study.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <optional>
+
+#include "core/progress.h"
+#include "io/fe_model_reader.h"
+#include "io/joint_mode_stage.h"
+#include "io/results.h"
+#include "io/svg_plot.h"
+#include "reduction/craig_bampton.h"
+#include "reduction/free_free.h"
+#include "reduction/joint_modes.h"
+#include "reduction/trial_vector_derivatives.h"
+
+namespace jointdyn::io {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+// A method of extending the CMS basis by g vectors.
+enum class Extension { kWeightedPodOfTvds, kPodOfTvds, kPodOfForces, kVibrationModes };
+
+const std::vector<std::pair<std::string, Extension>>& ExtensionNames() {
+  static const std::vector<std::pair<std::string, Extension>> names = {
+      {"wpod_tvd", Extension::kWeightedPodOfTvds},
+      {"pod_tvd", Extension::kPodOfTvds},
+      {"pod_forces", Extension::kPodOfForces},
+      {"vibration_modes", Extension::kVibrationModes}};
+  return names;
+}
+
+std::string Key(Extension e) {
+  for (const auto& [name, value] : ExtensionNames())
+    if (value == e) return name;
+  return "?";
+}
+
+std::string Label(Extension e) {
+  switch (e) {
+    case Extension::kWeightedPodOfTvds:
+      return reduction::Name(reduction::JointModeMethod::kWeightedPodOfTvds);
+    case Extension::kPodOfTvds:
+      return reduction::Name(reduction::JointModeMethod::kPodOfTvds);
+    case Extension::kPodOfForces:
+      return reduction::Name(reduction::JointModeMethod::kPodOfForces);
+    case Extension::kVibrationModes:
+      return "vibration modes";
+  }
+  return "?";
+}
+
+reduction::JointModeMethod Method(Extension e) {
+  switch (e) {
+    case Extension::kPodOfTvds:
+      return reduction::JointModeMethod::kPodOfTvds;
+    case Extension::kPodOfForces:
+      return reduction::JointModeMethod::kPodOfForces;
+    default:
+      return reduction::JointModeMethod::kWeightedPodOfTvds;
+  }
+}
+
+// A load case: loads and the measured component of a reference node.
+struct LoadCase {
+  std::string name;
+  std::vector<FeLoad> loads;
+  std::string node;   // reference node of the measure
+  int component = 0;  // 0..5: ux uy uz rx ry rz
+  std::string component_name;
+  std::optional<ModelNode> where;
+};
+
+struct StudySpec {
+  std::string title;
+  FeModelSpec fe;
+  std::vector<std::string> boundary;
+  int vibration_modes = 10;  // v of the CMS basis
+  reduction::FreeFreeOptions free_free;
+  JointModeSpec joint;
+  std::vector<Extension> methods;
+  std::vector<int> modes;  // g values, ascending, distinct
+  std::vector<LoadCase> cases;
+  joint::StaticOptions solver;
+  std::optional<ModelNode> reduction_node, study_node;
+};
+
+const std::vector<std::pair<std::string, int>>& ComponentNames() {
+  static const std::vector<std::pair<std::string, int>> names = {{"ux", 0}, {"uy", 1}, {"uz", 2},
+                                                                 {"rx", 3}, {"ry", 4}, {"rz", 5}};
+  return names;
+}
+
+StudySpec ReadStudy(const ModelNode& root) {
+  StudySpec spec;
+  spec.title = root.String("title", "");
+  spec.fe = ReadFeModelSpec(root);
+  const ModelNode reduction = root.Map("reduction");
+  spec.reduction_node = reduction;
+  spec.boundary = reduction.Strings("boundary");
+  spec.vibration_modes = reduction.Int("vibration_modes", spec.vibration_modes, NonNegative());
+  spec.free_free.rigid_ratio =
+      reduction.Double("rigid_ratio", spec.free_free.rigid_ratio,
+                       Rule{[](double x) { return x > 0.0 && x < 1.0; }, "must be in (0, 1)"});
+  const ModelNode joint = reduction.Map("joint_modes");
+  for (const char* key : {"method", "modes", "ratio"})
+    if (joint.Has(key))
+      joint.FailValue(key, "(given)",
+                      "a joint-mode study takes its methods and mode counts from study.methods "
+                      "and study.modes; remove the key");
+  spec.joint = ReadJointModeSpec(joint, spec.fe);
+  reduction.Finish();
+
+  const ModelNode study = root.Map("study");
+  spec.study_node = study;
+  for (const std::string& name : study.Strings("methods")) {
+    const auto& names = ExtensionNames();
+    const auto it = std::find_if(names.begin(), names.end(),
+                                 [&](const auto& entry) { return entry.first == name; });
+    if (it == names.end())
+      study.FailValue("methods", name, "must be wpod_tvd, pod_tvd, pod_forces or vibration_modes");
+    if (std::find(spec.methods.begin(), spec.methods.end(), it->second) != spec.methods.end())
+      study.FailValue("methods", name, "is given twice");
+    spec.methods.push_back(it->second);
+  }
+  for (double g : study.Doubles("modes", NonNegative())) {
+    if (g != std::floor(g))
+      study.FailValue("modes", std::to_string(g), "must be whole numbers of modes");
+    if (!spec.modes.empty() && g <= spec.modes.back())
+      study.FailValue("modes", std::to_string(static_cast<int>(g)),
+                      "must be ascending and distinct");
+    spec.modes.push_back(static_cast<int>(g));
+  }
+  for (const ModelNode& node : study.Maps("load_cases")) {
+    LoadCase c;
+    c.where = node;
+    c.name = node.String("name");
+    for (const LoadCase& other : spec.cases)
+      if (other.name == c.name) node.FailValue("name", c.name, "is given twice");
+    c.loads = ReadFeLoads(node, spec.fe);
+    const ModelNode measure = node.Map("measure");
+    c.node = measure.String("node");
+    const bool known = std::any_of(spec.fe.reference_nodes.begin(), spec.fe.reference_nodes.end(),
+                                   [&](const FeReferenceNode& r) { return r.name == c.node; });
+    if (!known) measure.FailValue("node", c.node, "must name a reference node of the model");
+    c.component = measure.Enum<int>("component", ComponentNames());
+    c.component_name = measure.String("component");
+    measure.Finish();
+    node.Finish();
+    spec.cases.push_back(std::move(c));
+  }
+  spec.solver.load_steps = study.Int("load_steps", spec.solver.load_steps, AtLeast(1));
+  study.Finish();
+  root.Finish();
+  return spec;
+}
+
+// One static solution: the measure and the gap norm.
+struct Point {
+  double measure = 0.0;   // [m] or [rad]
+  double gap_norm = 0.0;  // ||g_N||_2 [m]
+  int iterations = 0;
+  double seconds = 0.0;
+  Status status;
+};
+
+// A basis whose leading r columns are the basis of each g (r = m + g) and its projections,
+// made once per method.
+struct ProjectedBasis {
+  MatX stiffness;                  // V^T K V
+  joint::DenseRows relative;       // R V (3 rows per pair)
+  std::vector<VecX> loads;         // V^T f per load case
+  std::vector<VecX> measure_rows;  // the measured DOF's row of V per load case
+  int cms = 0;                     // m: columns that every g keeps
+  int extra = 0;                   // columns beyond m available
+};
+
+ProjectedBasis Project(const MatX& v, int cms, const solvers::SparseMatrix& stiffness,
+                       const JointContact& contact, const std::vector<VecX>& loads,
+                       const std::vector<int>& measure_dofs) {
+  ProjectedBasis p;
+  const MatX kv = stiffness * v;
+  p.stiffness = v.transpose() * kv;
+  p.stiffness = 0.5 * (p.stiffness + p.stiffness.transpose()).eval();
+  p.relative = contact.relative.sparse() * v;
+  for (const VecX& f : loads) p.loads.push_back(v.transpose() * f);
+  for (int dof : measure_dofs) p.measure_rows.push_back(v.row(dof).transpose());
+  p.cms = cms;
+  p.extra = static_cast<int>(v.cols()) - cms;
+  return p;
+}
+
+Point SolveReduced(const ProjectedBasis& p, int g, int load_case, const JointContact& contact,
+                   const joint::StaticOptions& options) {
+  const int r = p.cms + std::min(g, p.extra);
+  std::vector<joint::JointOperator> joints;
+  joints.push_back(
+      contact.Operator(joint::PairProjection(joint::DenseRows(p.relative.leftCols(r)))));
+  const Clock::time_point start = Clock::now();
+  const joint::StaticResult result = joint::SolveStatic(
+      MatX(p.stiffness.topLeftCorner(r, r)), joints, VecX(p.loads[load_case].head(r)), options);
+  Point point;
+  point.seconds = Seconds(start);
+  point.status = result.status;
+  point.iterations = result.iterations;
+  if (!result.status) return point;
+  point.measure = p.measure_rows[load_case].head(r).dot(result.q);
+  if (Status evaluated = joints[0].Evaluate(result.q); !evaluated) {
+    point.status = evaluated;
+    return point;
+  }
+  point.gap_norm = joints[0].GapNorm();
+  return point;
+}
+
+double RelativeError(double value, double reference) {
+  return reference == 0.0 ? std::abs(value) : std::abs(value - reference) / std::abs(reference);
+}
+
+}  // namespace
+
+RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path& out_dir) {
+  const Clock::time_point start = Clock::now();
+  const StudySpec spec = ReadStudy(root);
+  const ModelNode& reduction_node = *spec.reduction_node;
+  const ModelNode& study_node = *spec.study_node;
+  const FeModel model = BuildFeModel(spec.fe);
+  const fe::DofMap& dofs = *model.dofs;
+  std::vector<reduction::BoundaryDof> boundary;
+  try {
+    boundary = reduction::ReferenceNodeBoundary(dofs, spec.boundary);
+  } catch (const InputError& error) {
+    reduction_node.Rethrow(error);
+  }
+  const int b = static_cast<int>(boundary.size());
+  const bool vibration = std::find(spec.methods.begin(), spec.methods.end(),
+                                   Extension::kVibrationModes) != spec.methods.end();
+  const int g_max = spec.modes.back();
+  const int v_max = spec.vibration_modes + (vibration ? g_max : 0);
+  const int interior = dofs.num_free_dofs() - b;
+  if (v_max >= interior)
+    study_node.FailValue("modes", std::to_string(g_max),
+                         "vibration_modes + the largest g (" + std::to_string(v_max) +
+                             ") must be < the interior DOFs (" + std::to_string(interior) + ")");
+  std::vector<int> measure_dofs;
+  for (const LoadCase& c : spec.cases) {
+    const int free = dofs.FreeIndex(dofs.ReferenceDof(c.node, c.component));
+    if (free < 0)
+      c.where->FailValue("measure", c.node + "." + c.component_name,
+                         "must be a free DOF (not supported or dependent)");
+    measure_dofs.push_back(free);
+  }
+  EnsureDirectory(out_dir);
+  const solvers::SparseMatrix stiffness = dofs.Reduce(model.stiffness);
+  const solvers::SparseMatrix mass = dofs.Reduce(model.mass);
+  std::vector<VecX> loads;
+  for (const LoadCase& c : spec.cases) loads.push_back(AssembleLoads(model, c.loads));
+  const JointContact contact = BuildJointContact(model, spec.joint);
+
+  nlohmann::json summary;
+  summary["analysis"] = "joint_mode_study";
+  summary["model"] = root.file();
+  summary["title"] = spec.title;
+  summary.update(FeModelSummary(spec.fe, model));
+  summary["pairs"] = contact.num_pairs();
+  std::map<std::string, double> times;
+  auto fail = [&](const std::string& message) {
+    summary["status"] = "failed";
+    summary["message"] = message;
+    summary["times_s"] = times;
+    RunOutcome outcome{false, message, out_dir / "summary.json"};
+    WriteJson(outcome.summary, summary);
+    return outcome;
+  };
+
+  // The full reference solutions.
+  std::vector<Point> full(spec.cases.size());
+  {
+    Progress progress("joint-mode study: full nonlinear static solutions",
+                      static_cast<int>(spec.cases.size()));
+    for (size_t c = 0; c < spec.cases.size(); ++c) {
+      std::vector<joint::JointOperator> joints;
+      joints.push_back(contact.Operator(contact.relative));
+      const Clock::time_point t = Clock::now();
+      const joint::StaticResult result =
+          joint::SolveStatic(stiffness, joints, loads[c], spec.solver);
+      full[c].seconds = Seconds(t);
+      full[c].iterations = result.iterations;
+      if (!result.status)
+        return fail("full static solution of load case " + spec.cases[c].name + ": " +
+                    result.status.message);
+      full[c].measure = result.q(measure_dofs[c]);
+      if (Status evaluated = joints[0].Evaluate(result.q); !evaluated)
+        return fail("full solution of load case " + spec.cases[c].name + ": " + evaluated.message);
+      full[c].gap_norm = joints[0].GapNorm();
+      progress.Update(static_cast<int>(c) + 1);
+    }
+    times["full_static"] = 0.0;
+    for (const Point& p : full) times["full_static"] += p.seconds;
+  }
+
+  // Craig-Bampton with every vibration mode any g needs; the CMS basis is its first v
+  // fixed-interface modes and the constraint modes, orthogonalized to free-free modes.
+  reduction::CraigBamptonOptions cb_options;
+  cb_options.fixed_interface_modes = v_max;
+  reduction::CraigBamptonResult cb;
+  {
+    Progress progress(
+        "joint-mode study: Craig-Bampton (" + std::to_string(v_max) + " vibration modes)", 1);
+    cb = reduction::CraigBampton(stiffness, mass, boundary, cb_options);
+    progress.Update(1);
+  }
+  if (!cb.status) return fail(cb.status.message);
+  times["factor"] = cb.factor_seconds;
+  times["eigen"] = cb.eigen_seconds;
+  times["constraint_modes"] = cb.constraint_seconds;
+  std::vector<int> cms_columns(spec.vibration_modes);
+  std::iota(cms_columns.begin(), cms_columns.end(), 0);
+  for (int k = 0; k < b; ++k) cms_columns.push_back(v_max + k);
+  reduction::ReductionBasis cms_cb;
+  MatX cms_k(cms_columns.size(), cms_columns.size()), cms_m = cms_k;
+  cms_cb.vectors.resize(cb.basis.num_dofs(), static_cast<int>(cms_columns.size()));
+  for (size_t i = 0; i < cms_columns.size(); ++i) {
+    cms_cb.vectors.col(i) = cb.basis.vectors.col(cms_columns[i]);
+    cms_cb.columns.push_back(cb.basis.columns[cms_columns[i]]);
+    for (size_t j = 0; j < cms_columns.size(); ++j) {
+      cms_k(i, j) = cb.stiffness(cms_columns[i], cms_columns[j]);
+      cms_m(i, j) = cb.mass(cms_columns[i], cms_columns[j]);
+    }
+  }
+  const reduction::FreeFreeResult cms =
+      reduction::OrthogonalizeToFreeFree(cms_cb, cms_k, cms_m, spec.free_free);
+  if (!cms.status) return fail(cms.status.message);
+  const int m = cms.basis.size();
+  std::cerr << "joint-mode study: CMS basis " << reduction::Describe(cms.basis) << "\n";
+
+  // Every method's basis: the CMS basis and g_max more columns.
+  std::map<Extension, ProjectedBasis> bases;
+  nlohmann::json pov_json;
+  PlotSpec pov_plot{"POV ratio w(g) of the joint-mode methods (seed 003 eq. 3.61)",
+                    "joint modes g",
+                    "w(g) [-]",
+                    false,
+                    false,
+                    {}};
+  std::optional<reduction::TvdResult> tvd;
+  for (Extension method : spec.methods) {
+    if (method == Extension::kVibrationModes) {
+      // CMS first, then the fixed-interface modes v .. v_max - 1: the leading m + g columns
+      // span the Craig-Bampton basis with v + g vibration modes.
+      MatX v(cms.basis.num_dofs(), m + g_max);
+      v.leftCols(m) = cms.basis.vectors;
+      v.rightCols(g_max) = cb.basis.vectors.middleCols(spec.vibration_modes, g_max);
+      bases[method] = Project(v, m, stiffness, contact, loads, measure_dofs);
+      continue;
+    }
+    if (!tvd) {
+      Progress progress(
+          "joint-mode study: " + std::to_string(2 * m * m) + " trial vector derivatives", 1);
+      tvd = reduction::ComputeTrialVectorDerivatives(
+          cms.basis.vectors, contact.normals, contact.mesh.initial_gap, contact.stiffness,
+          *cb.interior_factor, cb.interior_dofs, {}, spec.joint.tvd);
+      progress.Update(1);
+      if (!tvd->status) return fail(tvd->status.message);
+      times["tvd_forces"] = tvd->force_seconds;
+      times["tvd_solves"] = tvd->solve_seconds;
+      summary["tvd"] = {{"count", tvd->solves},
+                        {"zero_deflections", tvd->zero_deflections},
+                        {"solves_per_second", tvd->solves_per_second()}};
+    }
+    reduction::JointModeOptions options;
+    options.method = Method(method);
+    options.modes = g_max;
+    const reduction::JointModeResult modes =
+        reduction::ComputeJointModes(*tvd, reduction::PrincipalBlock(stiffness, cb.interior_dofs),
+                                     *cb.interior_factor, cb.interior_dofs, options);
+    if (!modes.status) return fail(Label(method) + ": " + modes.status.message);
+    times["pod_" + Key(method)] = modes.pod_seconds + modes.solve_seconds;
+    const reduction::ExtendResult extended = reduction::ExtendBasis(
+        cms.basis, modes.modes, stiffness, reduction::VectorKind::kJointMode, "joint");
+    if (!extended.status) return fail(Label(method) + ": " + extended.status.message);
+    bases[method] = Project(extended.basis.vectors, m, stiffness, contact, loads, measure_dofs);
+    std::vector<double> g_axis, ratio;
+    for (int k = 0; k < std::min<int>(g_max, static_cast<int>(modes.ratio.size())); ++k) {
+      g_axis.push_back(k + 1);
+      ratio.push_back(modes.ratio(k));
+    }
+    pov_plot.series.push_back({Label(method), g_axis, ratio, true, true});
+    pov_json[Key(method)] = {{"ratio", ratio}, {"rank", modes.rank}, {"dropped", extended.dropped}};
+  }
+
+  // The reduced solutions.
+  CsvWriter csv(out_dir / "study.csv",
+                {"load_case", "method", "g", "vectors", "measure", "gap_norm_m", "measure_error",
+                 "gap_norm_error", "iterations", "seconds"});
+  nlohmann::json cases_json = nlohmann::json::array();
+  const int total = static_cast<int>(spec.cases.size() * spec.methods.size() * spec.modes.size());
+  Progress progress("joint-mode study: reduced static solutions", total);
+  int done = 0;
+  double reduced_seconds = 0.0;
+  bool ok = true;
+  std::string message;
+  for (size_t c = 0; c < spec.cases.size(); ++c) {
+    const LoadCase& lc = spec.cases[c];
+    const std::string measure_name = lc.node + "." + lc.component_name;
+    PlotSpec measure_plot{lc.name + ": error of " + measure_name + " against the full model",
+                          "added vectors g",
+                          "relative error [-]",
+                          false,
+                          true,
+                          {}};
+    PlotSpec gap_plot{lc.name + ": error of ||g_N||_2 against the full model",
+                      "added vectors g",
+                      "relative error [-]",
+                      false,
+                      true,
+                      {}};
+    nlohmann::json methods_json;
+    for (Extension method : spec.methods) {
+      const ProjectedBasis& p = bases.at(method);
+      PlotSeries measure_series{Label(method), {}, {}, true, true};
+      PlotSeries gap_series = measure_series;
+      std::vector<double> measure_errors, gap_errors;
+      std::optional<int> g1, g5;
+      for (int g : spec.modes) {
+        const Point point = SolveReduced(p, g, static_cast<int>(c), contact, spec.solver);
+        reduced_seconds += point.seconds;
+        progress.Update(++done);
+        if (!point.status) {
+          ok = false;
+          message = lc.name + ", " + Label(method) + ", g = " + std::to_string(g) + ": " +
+                    point.status.message;
+          measure_errors.push_back(std::nan(""));
+          gap_errors.push_back(std::nan(""));
+          continue;
+        }
+        const double e_measure = RelativeError(point.measure, full[c].measure);
+        const double e_gap = RelativeError(point.gap_norm, full[c].gap_norm);
+        csv.Row({lc.name, Key(method)},
+                {double(g), double(p.cms + std::min(g, p.extra)), point.measure, point.gap_norm,
+                 e_measure, e_gap, double(point.iterations), point.seconds});
+        measure_errors.push_back(e_measure);
+        gap_errors.push_back(e_gap);
+        measure_series.x.push_back(g);
+        measure_series.y.push_back(e_measure);
+        gap_series.x.push_back(g);
+        gap_series.y.push_back(e_gap);
+        const double worst = std::max(e_measure, e_gap);
+        if (!g1 && worst < 0.01) g1 = g;
+        if (!g5 && worst < 0.05) g5 = g;
+      }
+      measure_plot.series.push_back(measure_series);
+      gap_plot.series.push_back(gap_series);
+      methods_json[Key(method)] = {
+          {"modes", spec.modes},
+          {"measure_errors", measure_errors},
+          {"gap_norm_errors", gap_errors},
+          {"first_g_below_1_percent", g1 ? nlohmann::json(*g1) : nlohmann::json(nullptr)},
+          {"first_g_below_5_percent", g5 ? nlohmann::json(*g5) : nlohmann::json(nullptr)}};
+    }
+    WriteSvgPlot(measure_plot, out_dir / (lc.name + "_" + lc.component_name + ".svg"));
+    WriteSvgPlot(gap_plot, out_dir / (lc.name + "_gap_norm.svg"));
+    cases_json.push_back({{"name", lc.name},
+                          {"measure", measure_name},
+                          {"full",
+                           {{"measure", full[c].measure},
+                            {"gap_norm_m", full[c].gap_norm},
+                            {"iterations", full[c].iterations},
+                            {"seconds", full[c].seconds}}},
+                          {"methods", methods_json}});
+  }
+  if (!pov_plot.series.empty()) {
+    WriteSvgPlot(pov_plot, out_dir / "pov_ratio.svg");
+    CsvWriter pov_csv(out_dir / "pov_ratio.csv", {"method", "g", "ratio"});
+    for (const auto& series : pov_plot.series)
+      for (size_t k = 0; k < series.x.size(); ++k)
+        pov_csv.Row({series.label}, {series.x[k], series.y[k]});
+  }
+  times["reduced_static"] = reduced_seconds;
+  times["total"] = Seconds(start);
+  summary["status"] = ok ? "ok" : "failed";
+  summary["message"] = message;
+  summary["cms"] = {{"m", m},
+                    {"basis", reduction::Describe(cms.basis)},
+                    {"boundary", spec.boundary},
+                    {"vibration_modes", spec.vibration_modes},
+                    {"rigid_modes_removed", cms.rigid_modes}};
+  summary["pov"] = pov_json;
+  summary["load_cases"] = cases_json;
+  summary["times_s"] = times;
+  RunOutcome outcome{ok, message, out_dir / "summary.json"};
+  WriteJson(outcome.summary, summary);
+  return outcome;
+}
+
+}  // namespace jointdyn::io
