@@ -44,7 +44,11 @@ void RethrowInList(const InputError& error, const std::string& list,
 
 Vec3 ReadVec3(const ModelNode& node, const std::string& key) {
   const std::vector<double> v = node.Doubles(key);
-  if (v.size() != 3) node.FailValue(key, "", "must be a list of 3 numbers [x, y, z]");
+  if (v.size() != 3) {
+    std::string text;
+    for (const double x : v) text += (text.empty() ? "[" : ", ") + FormatValue(x);
+    node.FailValue(key, text + "]", "must be a list of 3 numbers [x, y, z]");
+  }
   return {v[0], v[1], v[2]};
 }
 
@@ -356,6 +360,25 @@ void CheckMaterials(const FeModelSpec& spec, const fe::Mesh& mesh) {
 
 }  // namespace
 
+std::vector<FeLoad> ReadFeLoads(const ModelNode& node, const FeModelSpec& spec) {
+  std::vector<FeLoad> loads;
+  for (const ModelNode& entry : node.Maps("loads")) {
+    FeLoad load;
+    load.node = entry.String("node");
+    if (std::none_of(spec.reference_nodes.begin(), spec.reference_nodes.end(),
+                     [&](const FeReferenceNode& r) { return r.name == load.node; }))
+      entry.FailValue("node", load.node, "must name a reference node (key reference_nodes)");
+    if (!entry.Has("force") && !entry.Has("moment"))
+      entry.FailValue("force", "",
+                      "give force [Fx, Fy, Fz] [N], moment [Mx, My, Mz] [N m] or both");
+    if (entry.Has("force")) load.force = ReadVec3(entry, "force");
+    if (entry.Has("moment")) load.moment = ReadVec3(entry, "moment");
+    entry.Finish();
+    loads.push_back(load);
+  }
+  return loads;
+}
+
 FeModelSpec ReadFeModelSpec(const ModelNode& root) {
   FeModelSpec spec;
   spec.root = root;
@@ -363,6 +386,8 @@ FeModelSpec ReadFeModelSpec(const ModelNode& root) {
   ReadMaterials(root, spec);
   ReadConstraints(root, spec);
   ReadContact(root, spec);
+  spec.loads_nodes = root.OptionalMaps("loads");
+  if (!spec.loads_nodes.empty()) spec.loads = ReadFeLoads(root, spec);
   return spec;
 }
 
@@ -445,6 +470,25 @@ FeModel BuildFeModel(const FeModelSpec& spec) {
   model.times.pairing = Seconds(start);
   progress.Update(4);
   return model;
+}
+
+VecX AssembleLoads(const FeModel& model, const std::vector<FeLoad>& loads) {
+  const fe::DofMap& dofs = *model.dofs;
+  VecX f = VecX::Zero(dofs.num_dofs());
+  for (size_t i = 0; i < loads.size(); ++i) {
+    const FeLoad& load = loads[i];
+    const std::string key = "loads[" + std::to_string(i) + "]";
+    // A 2D model's reference nodes move in the plane: uz, rx, ry are fixed (constraints.h),
+    // so a load on them would be lost silently.
+    if (model.mesh.dim == 2 && (load.force.z() != 0.0 || load.moment.head<2>() != Vec2::Zero()))
+      throw InputError(key, load.node,
+                       "a 2D model takes in-plane loads only: force z and moment x, y must be 0");
+    for (int c = 0; c < 3; ++c) {
+      f(dofs.ReferenceDof(load.node, c)) += load.force(c);
+      f(dofs.ReferenceDof(load.node, 3 + c)) += load.moment(c);
+    }
+  }
+  return dofs.ReduceLoad(f);
 }
 
 std::map<std::string, double> BlockMasses(const FeModel& model) {

@@ -81,13 +81,14 @@ struct FeModelSpec {
       loads_nodes;
 };
 
-// Reads a list of loads ({node: tip, force: [0, 0, 100]}, {node: tip, moment: [20, 0, 0]};
-// force and moment optional, at least one) and checks the node names against the
-// reference nodes of `spec` (throws InputError naming the entry, key, value and rule).
-std::vector<FeLoad> ReadFeLoads(const ModelNode& list, const FeModelSpec& spec);
+// Reads the list under key `loads` of the mapping `node` (required there; e.g. the root,
+// or a load case of an analysis): {node: tip, force: [0, 0, 100]}, {node: tip, moment:
+// [20, 0, 0]}; force and moment optional, at least one; and checks the node names against
+// the reference nodes of `spec` (throws InputError naming the entry, key, value and rule).
+std::vector<FeLoad> ReadFeLoads(const ModelNode& node, const FeModelSpec& spec);
 
-// Reads mesh, materials, reference_nodes, supports, couplings and contact of `root` (not
-// root.Finish()).
+// Reads mesh, materials, reference_nodes, supports, couplings, contact and loads of `root`
+// (not root.Finish()).
 FeModelSpec ReadFeModelSpec(const ModelNode& root);
 
 // Wall times of the stages [s].
@@ -113,7 +114,10 @@ struct FeModel {
 // Builds the model (stages reported through core/progress.h on stderr).
 FeModel BuildFeModel(const FeModelSpec& spec);
 
-// The load vector on the independent DOFs of model.dofs (T^T f) for `loads` [N, N m].
+// The load vector on the independent DOFs of model.dofs (T^T f) for `loads` [N, N m]: each
+// load on the 6 DOFs of its reference node (a distributing coupling spreads it over its
+// face nodes, a rigid coupling keeps it on the reference node). Throws InputError with key
+// "loads[i]" (locate it with spec.loads_nodes) for out-of-plane components in a 2D model.
 VecX AssembleLoads(const FeModel& model, const std::vector<FeLoad>& loads);
 
 // The mass [kg] of each element block (consistent mass, x direction: e_x^T M_block e_x);

@@ -1,5 +1,6 @@
 #include "joint/static_solver.h"
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,12 +22,59 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The Newton machinery shared by all load steps: residual, tangent, factorization kept
-// with the pair tangents and the pattern it was made from.
+// The factorization of the tangent, the one part that differs between the full model
+// (sparse, CHOLMOD: symbolic analysis once per pattern, numeric refactorization after) and
+// a reduced one (dense, Eigen LLT).
+class SparseFactorization {
+ public:
+  using Matrix = solvers::SparseMatrix;
+  static constexpr bool kSparseJoints = true;
+
+  Status Factor(Matrix& tangent, StaticResult& result) {
+    tangent.makeCompressed();
+    const bool same_pattern = cholesky_.factored() &&
+                              std::equal(outer_.begin(), outer_.end(), tangent.outerIndexPtr(),
+                                         tangent.outerIndexPtr() + tangent.outerSize() + 1) &&
+                              std::equal(inner_.begin(), inner_.end(), tangent.innerIndexPtr(),
+                                         tangent.innerIndexPtr() + tangent.nonZeros());
+    if (same_pattern) return cholesky_.Refactor(tangent);
+    ++result.symbolic_analyses;
+    outer_.assign(tangent.outerIndexPtr(), tangent.outerIndexPtr() + tangent.outerSize() + 1);
+    inner_.assign(tangent.innerIndexPtr(), tangent.innerIndexPtr() + tangent.nonZeros());
+    return cholesky_.Factor(tangent);
+  }
+  VecX Solve(const VecX& r) const { return cholesky_.Solve(r); }
+
+ private:
+  solvers::SparseCholesky cholesky_;
+  std::vector<int> outer_, inner_;  // pattern of the factored tangent
+};
+
+class DenseFactorization {
+ public:
+  using Matrix = MatX;
+  static constexpr bool kSparseJoints = false;
+
+  Status Factor(Matrix& tangent, StaticResult& /*result*/) {
+    llt_.compute(tangent);
+    if (llt_.info() != Eigen::Success)
+      return Status::Failure("tangent not positive definite (dense Cholesky)");
+    return Status::Ok();
+  }
+  VecX Solve(const VecX& r) const { return llt_.solve(r); }
+
+ private:
+  Eigen::LLT<MatX> llt_;
+};
+
+// The Newton machinery shared by all load steps and by the full and reduced models:
+// residual, tangent, factorization kept with the pair tangents it was made from.
+template <class Factorization>
 class Newton {
  public:
-  Newton(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
-         StaticResult& result)
+  using Matrix = typename Factorization::Matrix;
+
+  Newton(const Matrix& stiffness, std::span<JointOperator> joints, StaticResult& result)
       : stiffness_(stiffness), magnitude_(stiffness.cwiseAbs()), joints_(joints), result_(result) {}
 
   // r = K q + sum f_j(q) - lambda f_ext, and the size of the terms it sums (inf norms):
@@ -95,7 +143,7 @@ class Newton {
       return status;
     }
     const Clock::time_point start = Clock::now();
-    dq = -cholesky_.Solve(r);
+    dq = -factorization_.Solve(r);
     result_.solve_seconds += SecondsSince(start);
     if (!dq.allFinite()) return Status::Failure("non-finite Newton increment");
     return Status::Ok();
@@ -112,77 +160,46 @@ class Newton {
     return true;
   }
 
+  // Factors K + sum_j (J_j + J_j^T) / 2.
   Status Factor() {
     Clock::time_point start = Clock::now();
     factored_tangents_.clear();
-    solvers::SparseMatrix tangent = stiffness_;
+    tangent_ = stiffness_;
     for (JointOperator& joint : joints_) {
       joint.Jacobian(jacobian_);
       if (joint.symmetric_tangent()) {
-        tangent += jacobian_;
+        tangent_ += jacobian_;
       } else {
-        const solvers::SparseMatrix transposed = jacobian_.transpose();
-        tangent += 0.5 * (jacobian_ + transposed);
+        const Matrix transposed = jacobian_.transpose();
+        tangent_ += 0.5 * (jacobian_ + transposed);
       }
       factored_tangents_.insert(factored_tangents_.end(), joint.tangents().begin(),
                                 joint.tangents().end());
     }
-    tangent.makeCompressed();
     result_.joint_seconds += SecondsSince(start);
     start = Clock::now();
-    const bool same_pattern = cholesky_.factored() &&
-                              std::equal(outer_.begin(), outer_.end(), tangent.outerIndexPtr(),
-                                         tangent.outerIndexPtr() + tangent.outerSize() + 1) &&
-                              std::equal(inner_.begin(), inner_.end(), tangent.innerIndexPtr(),
-                                         tangent.innerIndexPtr() + tangent.nonZeros());
-    Status status;
-    if (same_pattern) {
-      status = cholesky_.Refactor(tangent);
-    } else {
-      ++result_.symbolic_analyses;
-      status = cholesky_.Factor(tangent);
-      outer_.assign(tangent.outerIndexPtr(), tangent.outerIndexPtr() + tangent.outerSize() + 1);
-      inner_.assign(tangent.innerIndexPtr(), tangent.innerIndexPtr() + tangent.nonZeros());
-    }
+    const Status status = factorization_.Factor(tangent_, result_);
     result_.factor_seconds += SecondsSince(start);
     ++result_.factorizations;
     factored_ = status.ok;
     return status;
   }
 
-  const solvers::SparseMatrix& stiffness_;
-  const solvers::SparseMatrix magnitude_;  // |K| entrywise
+  const Matrix& stiffness_;
+  const Matrix magnitude_;  // |K| entrywise
   std::span<JointOperator> joints_;
   StaticResult& result_;
-  solvers::SparseCholesky cholesky_;
+  Factorization factorization_;
   bool factored_ = false;
   std::vector<Mat3> factored_tangents_;
-  std::vector<int> outer_, inner_;  // pattern of the factored tangent
   VecX force_;
-  solvers::SparseMatrix jacobian_;
+  Matrix jacobian_, tangent_;
 };
 
-}  // namespace
-
-Status StaticOptions::Validate() const {
-  using solvers::CheckOption;
-  for (const Status& status : {
-           CheckOption(load_steps >= 1, "static.load_steps", load_steps, "must be >= 1"),
-           CheckOption(max_cutbacks >= 0, "static.max_cutbacks", max_cutbacks, "must be >= 0"),
-           CheckOption(max_iterations >= 1, "static.max_iterations", max_iterations,
-                       "must be >= 1"),
-           CheckOption(residual_tolerance > 0.0 && std::isfinite(residual_tolerance),
-                       "static.residual_tolerance", residual_tolerance, "must be > 0"),
-           CheckOption(increment_tolerance > 0.0 && std::isfinite(increment_tolerance),
-                       "static.increment_tolerance", increment_tolerance, "must be > 0"),
-       }) {
-    if (!status) return status;
-  }
-  return Status::Ok();
-}
-
-StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
-                         const VecX& load, const StaticOptions& options) {
+// Load stepping with cutbacks around Newton (the one implementation for both overloads).
+template <class Factorization>
+StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<JointOperator> joints,
+                   const VecX& load, const StaticOptions& options) {
   const Clock::time_point start = Clock::now();
   StaticResult result;
   const int n = static_cast<int>(stiffness.rows());
@@ -191,10 +208,11 @@ StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<Joint
   if (!result.status) return result;
   JD_CHECK(stiffness.cols() == n && load.size() == n, "SolveStatic: K square, one load per row");
   for (const JointOperator& joint : joints)
-    JD_CHECK(joint.size() == n && joint.relative().is_sparse(),
-             "SolveStatic: joints on the state of K with a sparse R");
+    JD_CHECK(joint.size() == n && joint.relative().is_sparse() == Factorization::kSparseJoints,
+             "SolveStatic: joints on the state of K, R sparse with a sparse K and dense with a "
+             "dense one");
 
-  Newton newton(stiffness, joints, result);
+  Newton<Factorization> newton(stiffness, joints, result);
   const double initial_increment = 1.0 / options.load_steps;
   double increment = initial_increment;
   int cutbacks_in_row = 0;
@@ -251,6 +269,35 @@ StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<Joint
   }
   result.seconds = SecondsSince(start);
   return result;
+}
+
+}  // namespace
+
+Status StaticOptions::Validate() const {
+  using solvers::CheckOption;
+  for (const Status& status : {
+           CheckOption(load_steps >= 1, "static.load_steps", load_steps, "must be >= 1"),
+           CheckOption(max_cutbacks >= 0, "static.max_cutbacks", max_cutbacks, "must be >= 0"),
+           CheckOption(max_iterations >= 1, "static.max_iterations", max_iterations,
+                       "must be >= 1"),
+           CheckOption(residual_tolerance > 0.0 && std::isfinite(residual_tolerance),
+                       "static.residual_tolerance", residual_tolerance, "must be > 0"),
+           CheckOption(increment_tolerance > 0.0 && std::isfinite(increment_tolerance),
+                       "static.increment_tolerance", increment_tolerance, "must be > 0"),
+       }) {
+    if (!status) return status;
+  }
+  return Status::Ok();
+}
+
+StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
+                         const VecX& load, const StaticOptions& options) {
+  return Solve<SparseFactorization>(stiffness, joints, load, options);
+}
+
+StaticResult SolveStatic(const MatX& stiffness, std::span<JointOperator> joints, const VecX& load,
+                         const StaticOptions& options) {
+  return Solve<DenseFactorization>(stiffness, joints, load, options);
 }
 
 }  // namespace jointdyn::joint
