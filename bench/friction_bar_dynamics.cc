@@ -7,6 +7,7 @@
 //
 //   ./build/bench/friction_bar_dynamics [t_end s = 0.1] [dt s = 1e-4] [mesh size m = 4e-3]
 //                                       [solver: auto | sparse_lu | umfpack_lu]
+//                                       [Newton iterations per step = 25]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   const double dt = argc > 2 ? std::atof(argv[2]) : 1e-4;
   const double h = argc > 3 ? std::atof(argv[3]) : 4e-3;
   const std::string solver = argc > 4 ? argv[4] : "auto";
+  const int max_iterations = argc > 5 ? std::atoi(argv[5]) : 25;
   bench::FrictionBarModel bar = bench::MakeFrictionBarModel(h, 50.0, 0.01);
   joint::JointedSystem& system = *bar.system;
   std::printf(
@@ -33,6 +35,7 @@ int main(int argc, char** argv) {
   options.dt = dt;
   options.t_end = t_end;
   options.output_interval = t_end / 20.0;
+  options.newton.max_iterations = max_iterations;
   options.newton.linear_solver = solver == "sparse_lu"    ? solvers::LinearSolverKind::kSparseLU
                                  : solver == "umfpack_lu" ? solvers::LinearSolverKind::kUmfpackLU
                                                           : solvers::LinearSolverKind::kAuto;
