@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bandwidth.h"
 #include "fe/assembly.h"
 #include "fe/gmsh_structures.h"
 
@@ -44,21 +45,6 @@ double PeakResidentBytes() {
     if (line.rfind("VmHWM:", 0) == 0) return 1024.0 * std::stod(line.substr(6));
   }
   return 0.0;
-}
-
-// Sustained write bandwidth of a triad a = b + s c over arrays far larger than the caches
-// [bytes/s], counting the three streams (best of 5).
-double TriadBandwidth() {
-  const size_t n = size_t{1} << 24;  // 3 x 128 MiB
-  std::vector<double> a(n, 0.0), b(n, 1.0), c(n, 2.0);
-  double best = 1e30;
-  for (int repeat = 0; repeat < 5; ++repeat) {
-    const Clock::time_point start = Clock::now();
-    for (size_t i = 0; i < n; ++i) a[i] = b[i] + 0.5 * c[i];
-    best = std::min(best, Seconds(start));
-    if (a[n / 2] != 2.0) std::abort();  // keeps the loop
-  }
-  return 3.0 * sizeof(double) * n / best;
 }
 
 // Resets the peak resident set (VmHWM) to the current one (Linux >= 4.0).
@@ -110,7 +96,7 @@ Figures Run(const Case& c) {
 
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-  const double bandwidth = TriadBandwidth();
+  const double bandwidth = bench::TriadBandwidth();
   std::printf("triad bandwidth: %.2f GB/s\n\n", bandwidth / 1e9);
   const std::vector<Case> cases = {
       {fe::ElementType::kHex8, 2e-3},    {fe::ElementType::kHex8, 1e-3},

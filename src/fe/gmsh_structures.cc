@@ -201,6 +201,26 @@ void RequirePositive(const char* key, double value) {
 
 constexpr double kBig = 1e30;  // [m] an unbounded side of a face-set box
 
+// Adds the face set (and node set) `name`: the faces of `surface` whose corner centroid
+// lies within `radius` of the axis (x, y) = (`x`, 0) [m].
+void AddFacesNearAxis(Mesh& mesh, const std::string& surface, const std::string& name, double x,
+                      double radius) {
+  const FaceSet& faces = mesh.face_sets.at(surface);
+  const int corners = faces.type == ElementType::kTri3 || faces.type == ElementType::kTri6 ? 3 : 4;
+  FaceSet selected{faces.type, {}};
+  const int per_face = NodesPerElement(faces.type);
+  for (int f = 0; f < faces.size(); ++f) {
+    const int* face = faces.face(f);
+    double cx = 0.0, cy = 0.0;
+    for (int c = 0; c < corners; ++c) cx += mesh.nodes(face[c], 0), cy += mesh.nodes(face[c], 1);
+    if (std::hypot(cx / corners - x, cy / corners) <= radius)
+      selected.connectivity.insert(selected.connectivity.end(), face, face + per_face);
+  }
+  JD_CHECK(selected.size() > 0, "friction bar: no face for " + name);
+  mesh.face_sets[name] = std::move(selected);
+  mesh.node_sets[name] = mesh.FaceSetNodes(name);
+}
+
 }  // namespace
 
 void SheetMeshOptions::Validate() const {
@@ -222,6 +242,14 @@ void FrictionBarOptions::Validate() const {
                      "must lie between sheet_length and 2 sheet_length (the sheets overlap)");
   if (hole_diameter >= 0.8 * width)
     throw InputError("hole_diameter", FormatValue(hole_diameter), "must be < 0.8 width");
+  if (washer_diameter != 0.0 && !(washer_diameter > hole_diameter && washer_diameter < width &&
+                                  std::isfinite(washer_diameter)))
+    throw InputError("washer_diameter", FormatValue(washer_diameter),
+                     "must lie between hole_diameter and width (0: 2 hole_diameter)");
+  if (washer_diameter == 0.0 && 2.0 * hole_diameter >= width)
+    throw InputError("hole_diameter", FormatValue(hole_diameter),
+                     "the default washer_diameter 2 hole_diameter must be < width: give "
+                     "washer_diameter");
   const double joint0 = total_length - sheet_length;
   std::vector<double> sorted = hole_x;
   std::sort(sorted.begin(), sorted.end());
@@ -234,6 +262,10 @@ void FrictionBarOptions::Validate() const {
                            FormatValue(joint0) + ", " + FormatValue(sheet_length) +
                            "] m without overlapping");
   }
+}
+
+double FrictionBarOptions::WasherDiameter() const {
+  return washer_diameter != 0.0 ? washer_diameter : 2.0 * hole_diameter;
 }
 
 Mesh BuildFrictionBar(const FrictionBarOptions& options) {
@@ -255,6 +287,8 @@ Mesh BuildFrictionBar(const FrictionBarOptions& options) {
       {"load", 1, options.total_length, options.total_length, -kBig, kBig, -kBig, kBig},
       {"sheet_1_joint", 0, joint0, options.sheet_length, -kBig, kBig, 0.0, 0.0},
       {"sheet_2_joint", 1, joint0, options.sheet_length, -kBig, kBig, 0.0, 0.0},
+      {"sheet_1_bottom", 0, -kBig, kBig, -kBig, kBig, -t, -t},
+      {"sheet_2_top", 1, -kBig, kBig, -kBig, kBig, t, t},
   };
   for (int s = 0; s < 2; ++s) {
     for (std::size_t k = 0; k < spec.holes.size(); ++k) {
@@ -263,7 +297,14 @@ Mesh BuildFrictionBar(const FrictionBarOptions& options) {
                             c - r, c + r, -r, r, -kBig, kBig});
     }
   }
-  return BuildStack(spec, m);
+  Mesh mesh = BuildStack(spec, m);
+  for (std::size_t k = 0; k < spec.holes.size(); ++k) {
+    const std::string hole = std::to_string(k + 1);
+    const double radius = 0.5 * options.WasherDiameter();
+    AddFacesNearAxis(mesh, "sheet_1_bottom", "sheet_1_washer_" + hole, spec.holes[k], radius);
+    AddFacesNearAxis(mesh, "sheet_2_top", "sheet_2_washer_" + hole, spec.holes[k], radius);
+  }
+  return mesh;
 }
 
 void MultilayerSheetOptions::Validate() const {

@@ -44,7 +44,11 @@ struct SheetMeshOptions {
 // Blocks: sheet_1, sheet_2. Face sets (and node sets of the same name): clamp (x = 0 end of
 // sheet 1), load (x = 225 mm end of sheet 2), sheet_1_joint (top of sheet 1 in the joint),
 // sheet_2_joint (bottom of sheet 2 in the joint), sheet_<s>_hole_<k> (the bore of hole k =
-// 1..4 from the clamp in sheet s).
+// 1..4 from the clamp in sheet s), sheet_1_bottom and sheet_2_top (the outer faces, z = -t
+// and z = t), sheet_1_washer_<k> and sheet_2_washer_<k> (the element faces of
+// sheet_1_bottom / sheet_2_top whose corner centroid lies within washer_diameter / 2 of the
+// axis of hole k: the area under a washer, where section 4.1.2 applies the preload through
+// a distributing coupling; its boundary follows the element faces, not the circle).
 struct FrictionBarOptions {
   SheetMeshOptions mesh;
   double sheet_length = 0.2;     // [m]
@@ -53,7 +57,10 @@ struct FrictionBarOptions {
   double total_length = 0.225;   // [m] l_FB; the joint is 2 sheet_length - total_length long
   double hole_diameter = 0.005;  // [m] < 0.8 width
   std::vector<double> hole_x = {0.060, 0.095, 0.130, 0.165};  // [m] hole centres, in the joint
-  void Validate() const;                                      // throws InputError
+  double washer_diameter = 0.0;   // [m] outer diameter of the washer areas; 0: 2 hole_diameter;
+                                  // else in (hole_diameter, width)
+  double WasherDiameter() const;  // washer_diameter, or its default
+  void Validate() const;          // throws InputError
 };
 
 Mesh BuildFrictionBar(const FrictionBarOptions& options);

@@ -117,6 +117,7 @@ void ReadGenerate(const ModelNode& node, FeModelSpec& spec) {
         o.total_length = node.Double("total_length", o.total_length, Positive());
         o.hole_diameter = node.Double("hole_diameter", o.hole_diameter, Positive());
         if (node.Has("hole_x")) o.hole_x = node.Doubles("hole_x");
+        o.washer_diameter = node.Double("washer_diameter", o.washer_diameter, Positive());
         o.Validate();
         break;
       }

@@ -143,8 +143,14 @@ void WriteVtu(const std::filesystem::path& path, const VtuGrid& grid) {
     }
     xml << "</" << section << ">\n";
   };
-  xml << "<?xml version=\"1.0\"?>\n"
-      << "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
+  xml << "<?xml version=\"1.0\"?>\n";
+  if (!grid.comment.empty()) {
+    std::string comment = grid.comment;  // "--" may not occur inside an XML comment
+    for (size_t at = comment.find("--"); at != std::string::npos; at = comment.find("--", at))
+      comment.replace(at, 2, "- -");
+    xml << "<!-- " << comment << " -->\n";
+  }
+  xml << "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
          "header_type=\"UInt64\">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\""
       << points << "\" NumberOfCells=\"" << cells << "\">\n";
   data_arrays("PointData", grid.point_data, points);

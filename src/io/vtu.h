@@ -30,6 +30,7 @@ struct VtuGrid {
   std::vector<int64_t> offsets;       // end of each cell in connectivity
   std::vector<uint8_t> types;         // VTK cell type per cell
   std::vector<VtuArray> point_data, cell_data;
+  std::string comment;  // written as an XML comment before the data (e.g. a legend)
   int num_points() const { return static_cast<int>(points.size() / 3); }
   int num_cells() const { return static_cast<int>(types.size()); }
 };

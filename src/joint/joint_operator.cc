@@ -75,6 +75,8 @@ Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
   const std::span<const double> committed(committed_);
   const std::span<double> trial(trial_);
   laws::ContactResponse response;
+  stored_energy_ = 0.0;
+  rate_dependent_ = false;
   for (int i = 0, n = num_pairs(); i < n; ++i) {
     const laws::ContactInput in{.slip = z_.segment<2>(3 * i) - committed_offset_.segment<2>(2 * i),
                                 .gap = initial_gap_(i) + z_(3 * i + 2),
@@ -97,6 +99,7 @@ Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
       response.state = laws::ContactState::kSlip;
       response.tangent(2, 2) = p.d_pressure_d_gap;
       response.d_pressure_d_gap_rate = p.d_pressure_d_gap_rate;
+      response.stored_energy = p.stored_energy;
     }
     Vec2 slip = in.slip;
     if (response.pressure <= 0.0) {  // open: no traction, offset follows, virgin history
@@ -124,6 +127,8 @@ Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
     c.setZero();
     c.col(2) << response.d_traction_d_gap_rate, -response.d_pressure_d_gap_rate;
     states_[i] = response.state;
+    stored_energy_ += area_(i) * response.stored_energy;
+    rate_dependent_ = rate_dependent_ || !c.isZero(0.0);
   }
   return Status::Ok();
 }

@@ -87,6 +87,8 @@ class JointOperator {
   const PairProjection& relative() const { return relative_; }
   const VecX& initial_gap() const { return initial_gap_; }
   const VecX& area() const { return area_; }
+  const JointLaws& laws() const { return laws_; }
+  const JointOptions& options() const { return options_; }
 
   // Evaluates every pair at state x (velocity: for the gap rates, null = 0) at the end of
   // an increment of dt [s] from the committed history. Fails (Status naming the pair) when
@@ -109,6 +111,12 @@ class JointOperator {
   const VecX& stresses() const { return stresses_; }            // t_i = [tau1, tau2, -p] [Pa]
   const VecX& kinematics() const { return kinematics_; }        // [s1, s2, g] per pair [m]
   int CountInContact() const;                                   // pairs with p > 0
+  // sum_i A_i (normal + tangential recoverable energy of the laws) [J]: the penalty and
+  // stick-spring energy of the trial state.
+  double StoredEnergy() const { return stored_energy_; }
+  // True when some pair tangent d t_i / d g_dot is not zero (rate-dependent normal law
+  // in contact): only then is Jacobian(..., Derivative::kVelocity) not zero.
+  bool rate_dependent() const { return rate_dependent_; }
   double GapNorm() const;      // ||g||_2 over all pairs [m] (seed 003 section 4.1.1)
   double NormalForce() const;  // sum_i A_i p_i [N]
 
@@ -126,6 +134,8 @@ class JointOperator {
   VecX z_, z_rate_, kinematics_, stresses_, weighted_;
   std::vector<Mat3> tangents_, rate_tangents_;
   std::vector<laws::ContactState> states_;
+  double stored_energy_ = 0.0;
+  bool rate_dependent_ = false;
 };
 
 }  // namespace jointdyn::joint

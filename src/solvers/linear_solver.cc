@@ -2,6 +2,7 @@
 
 #include <Eigen/LU>
 #include <Eigen/SparseLU>
+#include <Eigen/UmfPackSupport>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,6 +14,9 @@ namespace jointdyn::solvers {
 namespace {
 
 constexpr int kDenseLimit = 64;  // kAuto: dense LU up to this many unknowns
+// kAuto: dense LU also above kDenseLimit when at least this fraction of the entries is
+// stored (reduced models hold every entry; see linear_solver.h for the measurement).
+constexpr double kDenseFraction = 0.25;
 // Sparse LU: a relative backward error above this marks a numerically singular matrix
 // (a stable solve of a regular system gives about n * machine epsilon).
 constexpr double kBackwardErrorLimit = 1e-8;
@@ -74,8 +78,23 @@ class DenseLU final : public LinearSolver {
   bool factored_ = false;
 };
 
-class SparseLU final : public LinearSolver {
+// UMFPACK through Eigen, with UMFPACK's reciprocal condition estimate (smallest over
+// largest pivot magnitude) of the last factorization, which Eigen keeps but does not expose.
+class UmfPack final : public Eigen::UmfPackLU<SparseMatrix> {
  public:
+  double rcond() const { return m_umfpackInfo(UMFPACK_RCOND); }
+};
+
+// Eigen's SparseLU or UMFPACK: the same protocol.
+template <class Factorization>
+class SparseLUSolver final : public LinearSolver {
+ public:
+  explicit SparseLUSolver(const char* name) : name_(name) {
+    // UMFPACK refines each solution iteratively by default (up to 2 steps, which triples
+    // the solve time); the backward-error check below guards the unrefined solution.
+    if constexpr (requires { lu_.umfpackControl(); }) lu_.umfpackControl()(UMFPACK_IRSTEP) = 0;
+  }
+
   Status Factor(const SparseMatrix& a) override {
     factored_ = false;
     if (Status status = CheckInput(a); !status) return status;
@@ -88,34 +107,67 @@ class SparseLU final : public LinearSolver {
     analyzed_ = true;
     lu_.factorize(a_);
     if (lu_.info() != Eigen::Success) {
-      return Status::Failure("singular matrix (sparse LU: " + lu_.lastErrorMessage() + ")");
+      std::string detail = "numerical issue";
+      if constexpr (requires { lu_.lastErrorMessage(); }) detail = lu_.lastErrorMessage();
+      return Status::Failure("singular matrix (" + std::string(name_) + ": " + detail + ")");
+    }
+    if constexpr (requires { lu_.rcond(); }) {
+      // Pivots below machine epsilon relative to the largest: numerically singular.
+      if (!(lu_.rcond() >= std::numeric_limits<double>::epsilon()))
+        return Status::Failure("singular matrix (" + std::string(name_) +
+                               ", reciprocal condition estimate " + FormatValue(lu_.rcond()) + ")");
     }
     factored_ = true;
     return Status::Ok();
   }
 
   Status Solve(const VecX& b, VecX& x) const override {
-    JD_CHECK(factored_, "sparse LU: Solve() without a successful Factor()");
-    // Eigen's SparseLU::solve is not const: solving does not change the factors.
-    x = const_cast<Eigen::SparseLU<SparseMatrix>&>(lu_).solve(b);
+    JD_CHECK(factored_, std::string(name_) + ": Solve() without a successful Factor()");
+    // Eigen's sparse LU solve() is not const: solving does not change the factors.
+    x = const_cast<Factorization&>(lu_).solve(b);
     if (Status status = CheckSolution(x); !status) return status;
-    // SparseLU reports only exactly zero pivots: a nearly singular matrix shows in the
+    // Sparse LU reports only exactly zero pivots: a nearly singular matrix shows in the
     // backward error of the solution.
     const double backward_error = (a_ * x - b).lpNorm<Eigen::Infinity>();
     const double scale =
         MaxAbsEntry(a_) * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>();
     if (backward_error > kBackwardErrorLimit * scale) {
-      return Status::Failure("singular matrix (sparse LU: backward error " +
+      return Status::Failure("singular matrix (" + std::string(name_) + ": backward error " +
                              FormatValue(backward_error / scale) + ")");
     }
     return Status::Ok();
   }
 
  private:
-  Eigen::SparseLU<SparseMatrix> lu_;
+  const char* name_;
+  Factorization lu_;
   SparseMatrix a_;  // the factored matrix (compressed), for the pattern and the backward error
   bool analyzed_ = false;
   bool factored_ = false;
+};
+
+using SparseLU = SparseLUSolver<Eigen::SparseLU<SparseMatrix>>;
+using UmfpackLU = SparseLUSolver<UmfPack>;
+
+// kAuto above kDenseLimit: chooses per factorization by the stored fraction of entries.
+class AutoLU final : public LinearSolver {
+ public:
+  Status Factor(const SparseMatrix& a) override {
+    const double n = static_cast<double>(a.rows());
+    active_ = static_cast<double>(a.nonZeros()) >= kDenseFraction * n * n
+                  ? static_cast<LinearSolver*>(&dense_)
+                  : static_cast<LinearSolver*>(&sparse_);
+    return active_->Factor(a);
+  }
+  Status Solve(const VecX& b, VecX& x) const override {
+    JD_CHECK(active_ != nullptr, "auto LU: Solve() without Factor()");
+    return active_->Solve(b, x);
+  }
+
+ private:
+  DenseLU dense_;
+  UmfpackLU sparse_{"UMFPACK LU"};
+  LinearSolver* active_ = nullptr;
 };
 
 }  // namespace
@@ -124,11 +176,13 @@ std::unique_ptr<LinearSolver> MakeLinearSolver(LinearSolverKind kind, int size) 
   switch (kind) {
     case LinearSolverKind::kAuto:
       if (size <= kDenseLimit) return std::make_unique<DenseLU>();
-      return std::make_unique<SparseLU>();
+      return std::make_unique<AutoLU>();
     case LinearSolverKind::kDenseLU:
       return std::make_unique<DenseLU>();
     case LinearSolverKind::kSparseLU:
-      return std::make_unique<SparseLU>();
+      return std::make_unique<SparseLU>("sparse LU");
+    case LinearSolverKind::kUmfpackLU:
+      return std::make_unique<UmfpackLU>("UMFPACK LU");
   }
   JD_CHECK(false, "unknown LinearSolverKind");
 }

@@ -15,6 +15,7 @@
 #include "io/run_model.h"
 #include "io/test/read_csv.h"
 #include "io/test/test_paths.h"
+#include "io/test/vtu_reader.h"
 #include "io/vtu.h"
 
 namespace jointdyn::io {
@@ -203,51 +204,6 @@ TEST(ModalModel, ShiftAndSignedFrequency) {
 
 // --- VTU files ---
 
-// The arrays of a VTU file written by WriteVtu, decoded from its appended raw data.
-struct DecodedVtu {
-  std::map<std::string, std::vector<double>> floats;  // by Name (points: "")
-  std::vector<int64_t> connectivity, offsets;
-  std::vector<uint8_t> types;
-  int points = 0, cells = 0;
-};
-
-DecodedVtu DecodeVtu(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  DecodedVtu vtu;
-  std::smatch m;
-  EXPECT_TRUE(
-      std::regex_search(text, m, std::regex("NumberOfPoints=\"(\\d+)\" NumberOfCells=\"(\\d+)\"")));
-  vtu.points = std::stoi(m[1]);
-  vtu.cells = std::stoi(m[2]);
-  const std::string marker = "<AppendedData encoding=\"raw\">\n_";
-  const size_t base = text.find(marker) + marker.size();
-  const std::regex array(
-      "<DataArray type=\"(\\w+)\"(?: Name=\"(\\w*)\")? NumberOfComponents=\"\\d+\" "
-      "format=\"appended\" offset=\"(\\d+)\"/>");
-  const std::string header = text.substr(0, base);
-  for (auto it = std::sregex_iterator(header.begin(), header.end(), array);
-       it != std::sregex_iterator(); ++it) {
-    const std::string type = (*it)[1], name = (*it)[2];
-    const size_t at = base + std::stoul((*it)[3]);
-    uint64_t bytes = 0;
-    std::memcpy(&bytes, text.data() + at, sizeof bytes);
-    const char* data = text.data() + at + sizeof bytes;
-    if (type == "Float64") {
-      std::vector<double>& v = vtu.floats[name];
-      v.resize(bytes / sizeof(double));
-      std::memcpy(v.data(), data, bytes);
-    } else if (type == "Int64") {
-      std::vector<int64_t>& v = name == "connectivity" ? vtu.connectivity : vtu.offsets;
-      v.resize(bytes / sizeof(int64_t));
-      std::memcpy(v.data(), data, bytes);
-    } else {
-      vtu.types.assign(data, data + bytes);
-    }
-  }
-  return vtu;
-}
-
 TEST(Vtu, NodeOrderOfQuadraticCellsIsVtks) {
   // VTK's vtkQuadraticTetra / vtkQuadraticHexahedron node order (vtk.org file formats):
   // tet10 mid-edge nodes on edges 01 12 20 03 13 23 (Gmsh: ... 03 23 13); hex20 on
@@ -275,7 +231,7 @@ TEST(Vtu, MeshFileRoundTripsAndMidEdgeNodesLieOnTheirEdges) {
     const auto path = OutDir("vtu") / "mesh.vtu";
     std::filesystem::create_directories(path.parent_path());
     WriteVtu(path, grid);
-    const DecodedVtu vtu = DecodeVtu(path);
+    const testing::DecodedVtu vtu = testing::DecodeVtu(path);
     ASSERT_EQ(vtu.points, mesh.num_nodes());
     ASSERT_EQ(vtu.cells, mesh.num_elements());
     EXPECT_EQ(vtu.floats.at("u"), u.values);
@@ -306,10 +262,10 @@ TEST(Vtu, MeshFileRoundTripsAndMidEdgeNodesLieOnTheirEdges) {
 TEST(Vtu, ModalRunWritesModeShapesAndContactPoints) {
   std::filesystem::path out;
   const nlohmann::json s = RunFeExample("multilayer_sheet_modal", &out);
-  const DecodedVtu mesh = DecodeVtu(out / "mesh.vtu");
+  const testing::DecodedVtu mesh = testing::DecodeVtu(out / "mesh.vtu");
   EXPECT_EQ(mesh.points, s["nodes"].get<int>());
   EXPECT_EQ(mesh.floats.count("mode_6"), 1u);
-  const DecodedVtu pairs = DecodeVtu(out / "contact_pairs.vtu");
+  const testing::DecodedVtu pairs = testing::DecodeVtu(out / "contact_pairs.vtu");
   EXPECT_EQ(pairs.points, s["contact"]["pairs"].get<int>());
   EXPECT_EQ(pairs.types, std::vector<uint8_t>(pairs.points, 1));  // vertex cells
   const std::vector<double>& n = pairs.floats.at("n");

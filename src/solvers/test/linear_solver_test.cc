@@ -36,15 +36,18 @@ TEST(LinearSolver, DenseAndSparseAgreeAndSolve) {
     const VecX b = TestVector(n);
     VecX x_dense, x_sparse;
     auto dense = MakeLinearSolver(LinearSolverKind::kDenseLU, n);
-    auto sparse = MakeLinearSolver(LinearSolverKind::kSparseLU, n);
     ASSERT_TRUE(dense->Factor(a));
-    ASSERT_TRUE(sparse->Factor(a));
     ASSERT_TRUE(dense->Solve(b, x_dense));
-    ASSERT_TRUE(sparse->Solve(b, x_sparse));
-    // Condition number of this diagonally dominant matrix is O(10): both solutions are
+    // Condition number of this diagonally dominant matrix is O(10): all solutions are
     // accurate to a few ulps of the solution norm.
     const double x_norm = x_dense.lpNorm<Eigen::Infinity>();
-    EXPECT_LE((x_dense - x_sparse).lpNorm<Eigen::Infinity>(), 1e-13 * x_norm) << n;
+    for (auto kind :
+         {LinearSolverKind::kSparseLU, LinearSolverKind::kUmfpackLU, LinearSolverKind::kAuto}) {
+      auto sparse = MakeLinearSolver(kind, n);
+      ASSERT_TRUE(sparse->Factor(a));
+      ASSERT_TRUE(sparse->Solve(b, x_sparse));
+      EXPECT_LE((x_dense - x_sparse).lpNorm<Eigen::Infinity>(), 1e-13 * x_norm) << n;
+    }
     EXPECT_LE((a * x_dense - b).lpNorm<Eigen::Infinity>(), 1e-13 * b.lpNorm<Eigen::Infinity>());
   }
 }
@@ -74,7 +77,8 @@ TEST(LinearSolver, SingularAndNonFiniteMatricesFail) {
   for (const MatX& dense_matrix : {equal_rows, rank_one}) {
     const SparseMatrix a = dense_matrix.sparseView();
     const VecX b = VecX::Ones(a.rows());
-    for (auto kind : {LinearSolverKind::kDenseLU, LinearSolverKind::kSparseLU}) {
+    for (auto kind :
+         {LinearSolverKind::kDenseLU, LinearSolverKind::kSparseLU, LinearSolverKind::kUmfpackLU}) {
       auto solver = MakeLinearSolver(kind, static_cast<int>(a.rows()));
       Status status = solver->Factor(a);
       if (status) {
@@ -87,7 +91,8 @@ TEST(LinearSolver, SingularAndNonFiniteMatricesFail) {
   }
   SparseMatrix bad = TestMatrix(4);
   bad.coeffRef(2, 2) = std::numeric_limits<double>::quiet_NaN();
-  for (auto kind : {LinearSolverKind::kDenseLU, LinearSolverKind::kSparseLU}) {
+  for (auto kind :
+       {LinearSolverKind::kDenseLU, LinearSolverKind::kSparseLU, LinearSolverKind::kUmfpackLU}) {
     const Status status = MakeLinearSolver(kind, 4)->Factor(bad);
     EXPECT_FALSE(status);
     EXPECT_NE(status.message.find("non-finite"), std::string::npos) << status.message;
