@@ -1,0 +1,177 @@
+// The joint-mode stage of a reduction (seed 003 sec. 3.2, algorithms 3.1-3.4), shared by
+// `analysis: reduction` (io/reduction_model.h) and the joint-mode studies: model-file keys
+// in, structs out, no files written.
+//
+//   joint_modes: {contact: joint, normal_law: {type: linear, eps: 5.0e13},
+//                 method: wpod_tvd | pod_tvd | pod_forces, modes: 40 | ratio: 0.98,
+//                 deflection: 1.0e-6, block_size: 256}
+//   preload:     {loads: [{node: pl1_top, force: [0, 0, -6000]}, ..],
+//                 tvds: preload_related | all, load_steps: 1, compare_radius: 0.02}
+//
+// Stages, each a function so that a study can run them separately (the TVDs once, the
+// joint modes per method and g):
+//   1. BuildJointContact: the contact's kinematics R on the independent DOFs q of the
+//      model's DofMap (joint::BuildContactKinematics + OnIndependentDofs), the normal rows
+//      N (rows 3 p + 2 of R) and the pairs' contact stiffness c_p(g) = -A_p dp/dg from the
+//      normal law (the penalty's tangent; 0 where the pair is open).
+//   2. SolvePreload (optional): the nonlinear static solution x_PL of the full model with
+//      frictionless penalty contact (the same normal law) under the preload loads, and the
+//      preload mode phi_PL = x_PL / sqrt(x_PL^T K x_PL) (eq. 3.63).
+//   3. RunJointModeStage: the CMS basis [+ phi_PL] -> TVDs (from Craig-Bampton's K_ii
+//      factor; with a preload mode and tvds: preload_related only the derivatives related
+//      to it, eq. 3.70) -> joint modes (method, g) -> ExtendBasis of Craig-Bampton's
+//      basis [+ phi_PL] -> a final free-free orthogonalization of the extended basis when
+//      `orthogonalize` (rigid-body modes removed, reduced K and M diagonal).
+//   SolveReducedStatic: the reduced nonlinear static solution (dense V^T K V, joint on R V)
+//   of a basis under a load, for the comparisons with the full solution (seed 003 fig.
+//   4.12) and the static convergence studies.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/types.h"
+#include "io/fe_model_reader.h"
+#include "io/model_node.h"
+#include "joint/contact_kinematics.h"
+#include "joint/joint_operator.h"
+#include "joint/static_solver.h"
+#include "laws/normal_law.h"
+#include "reduction/basis.h"
+#include "reduction/craig_bampton.h"
+#include "reduction/free_free.h"
+#include "reduction/joint_modes.h"
+#include "reduction/trial_vector_derivatives.h"
+
+namespace jointdyn::io {
+
+// The keys of `joint_modes` (a mapping of the reduction section).
+struct JointModeSpec {
+  std::string contact;                                // name of a contact of the FE model
+  int contact_index = 0;                              // its index in FeModelSpec::contacts
+  std::shared_ptr<const laws::NormalLaw> normal_law;  // the penalty of TVDs and preload
+  reduction::JointModeOptions modes;                  // method, modes (g) or ratio
+  reduction::TvdOptions tvd;                          // deflection, block_size
+  bool from_ratio = true;         // g from `ratio` (default 0.98), else `modes` given
+  std::optional<ModelNode> node;  // the joint_modes mapping, for errors found while building
+  // `modes: 0`: no TVDs and no joint modes (the contact and its law serve the preload).
+  bool none() const { return !from_ratio && modes.modes == 0; }
+};
+
+enum class PreloadTvds {
+  kPreloadRelated,  // the 2 (1 + 2 m) TVDs with the preload mode as i or j (eq. 3.70)
+  kAll,             // all 2 (m + 1)^2
+};
+
+// The keys of `preload` (a mapping of the reduction section).
+struct PreloadSpec {
+  std::vector<FeLoad> loads;  // the preload forces f_PL, one preload mode for all of them
+  PreloadTvds tvds = PreloadTvds::kPreloadRelated;
+  joint::StaticOptions solver;  // load_steps
+  double compare_radius = 0.0;  // [m] the pairs within this distance of the first load's
+                                // reference node (in the pair's plane) are compared with
+                                // the reduced solutions; 0: all pairs
+};
+
+// Read every key of `node` (and Finish() it); errors name the key, value and rule.
+JointModeSpec ReadJointModeSpec(const ModelNode& node, const FeModelSpec& fe);
+PreloadSpec ReadPreloadSpec(const ModelNode& node, const FeModelSpec& fe);
+
+// Stage 1: the joint on the independent DOFs of the model.
+struct JointContact {
+  joint::ContactKinematics mesh;   // R on the mesh DOFs, g0 [m], A [m^2]
+  joint::PairProjection relative;  // R T on the independent DOFs (sparse)
+  reduction::NormalRows normals;   // N, the rows 3 p + 2 of R T
+  std::shared_ptr<const laws::NormalLaw> normal_law;
+  reduction::PairContactStiffness stiffness;  // c_p(g) = -A_p dp/dg (g) [N/m]
+  int num_pairs() const { return relative.num_pairs(); }
+  // A frictionless joint with the normal law on `relative` (R T, or R T V for a basis V).
+  joint::JointOperator Operator(const joint::PairProjection& relative) const;
+};
+
+// Throws InputError (at joint_modes.contact) for a pair with a negative area weight (the
+// corners of quadratic faces with area_weighting: consistent): a negative penalty.
+JointContact BuildJointContact(const FeModel& model, const JointModeSpec& spec);
+
+// Stage 2: the preload state of the full model and its preload mode.
+struct PreloadSolution {
+  joint::StaticResult full;              // x_PL on the independent DOFs
+  VecX load;                             // T^T f_PL [N]
+  VecX mode;                             // phi_PL = x_PL / sqrt(x_PL^T K x_PL)
+  std::vector<joint::PairOutput> pairs;  // the contact state at x_PL
+};
+
+// `stiffness` K on the independent DOFs. The model must be held (K positive definite with
+// the joint; the caller checks, e.g. by the rigid-body modes of its reduction basis).
+PreloadSolution SolvePreload(const FeModel& model, const solvers::SparseMatrix& stiffness,
+                             const JointContact& contact, const PreloadSpec& spec);
+
+// The reduced static solution x = V q for a basis V (n x r on the independent DOFs): dense
+// V^T K V, the joint on R T V, load V^T f; the pair states at x.
+struct ReducedStatic {
+  joint::StaticResult result;  // q: modal coordinates
+  VecX x;                      // V q
+  std::vector<joint::PairOutput> pairs;
+};
+
+ReducedStatic SolveReducedStatic(const MatX& basis, const solvers::SparseMatrix& stiffness,
+                                 const JointContact& contact, const VecX& load,
+                                 const joint::StaticOptions& options = {});
+
+// Wall times of the stage [s] (Craig-Bampton's factor and eigen stages are its own).
+struct JointModeTimes {
+  double preload = 0.0;            // full nonlinear static solution
+  double tvd_forces = 0.0;         // N phi, deflections, fictive forces
+  double tvd_solves = 0.0;         // blocked solves with the K_ii factor
+  double pod = 0.0;                // normalization, Gram matrix, eigenproblem
+  double joint_mode_solves = 0.0;  // pod_forces: K_c^-1 f_J
+  double extend = 0.0;             // K-orthogonalization against the basis
+  double orthogonalization = 0.0;  // final free-free orthogonalization
+};
+
+struct JointModeStageResult {
+  Status status;  // failure of a numerical stage, named
+  // The basis the TVDs differentiate: the CMS basis [+ the preload mode], m columns.
+  reduction::ReductionBasis tvd_basis;
+  std::vector<int> focus;  // columns of tvd_basis in focus (the preload mode), or none
+  reduction::JointModeResult joint_modes;             // modes, POVs, w
+  reduction::ReductionBasis extended;                 // tvd_basis + the kept joint modes
+  reduction::FreeFreeResult final_orthogonalization;  // when orthogonalize
+  reduction::ReductionBasis basis;  // the final basis (extended, or its free-free modes)
+  MatX stiffness, mass;             // V^T K V, V^T M V of the final basis
+  VecX frequencies;                 // elastic eigenfrequencies of the final basis [Hz]
+  int pairs = 0;                    // contact pairs
+  int m = 0;                        // tvd_basis columns
+  int k = 0;                        // TVDs (2 m^2, or 2 (1 + 2 (m - 1)) preload-related)
+  int g = 0;                        // joint modes computed
+  double ratio = 0.0;               // w(g) (0 for g = 0)
+  int dropped = 0;                  // joint modes dependent on the basis (ExtendBasis)
+  int zero_deflections = 0;         // deflections without contact stiffness
+  int solves = 0;                   // right-hand sides solved in the TVD stage
+  double solves_per_second = 0.0;   // in the TVD stage
+  JointModeTimes times;
+};
+
+// `stiffness`, `mass`: K and M on the independent DOFs; `cb` the Craig-Bampton result
+// (its K_ii factor, interior DOFs and basis); `cms` the basis whose TVDs are taken
+// (free-free modes, or Craig-Bampton's); `preload_mode` phi_PL or null.
+JointModeStageResult RunJointModeStage(
+    const solvers::SparseMatrix& stiffness, const solvers::SparseMatrix& mass,
+    const reduction::CraigBamptonResult& cb, const reduction::ReductionBasis& cms,
+    const JointContact& contact, const JointModeSpec& spec, const VecX* preload_mode,
+    PreloadTvds preload_tvds, bool orthogonalize, const reduction::FreeFreeOptions& free_free);
+
+// The distance of each pair's slave node from the axis through reference node `node` along
+// the pair's normal (the radius around a bolt or preload area in the joint plane) [m].
+VecX PairRadii(const FeModel& model, int contact_index, const std::string& node);
+
+// Pressure comparison of a reduced solution with the full one over `selected` pairs:
+// ||p_reduced - p_full||_2 / ||p_full||_2 (0 when both vanish).
+double RelativePressureError(const std::vector<joint::PairOutput>& reduced,
+                             const std::vector<joint::PairOutput>& full,
+                             const std::vector<int>& selected);
+
+}  // namespace jointdyn::io
