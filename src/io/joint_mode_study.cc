@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "io/fe_model_reader.h"
 #include "io/joint_mode_stage.h"
+#include "io/modal_model.h"
 #include "io/results.h"
 #include "io/svg_plot.h"
 #include "reduction/craig_bampton.h"
@@ -379,14 +380,16 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
     }
     reduction::JointModeOptions options;
     options.method = Method(method);
-    options.modes = g_max;
+    options.modes = 0;  // every mode above the rank tolerance (w = 1); g_max of them are used
+    options.target_ratio = 1.0;
     const reduction::JointModeResult modes =
         reduction::ComputeJointModes(*tvd, reduction::PrincipalBlock(stiffness, cb.interior_dofs),
                                      *cb.interior_factor, cb.interior_dofs, options);
     if (!modes.status) return fail(Label(method) + ": " + modes.status.message);
     times["pod_" + Key(method)] = modes.pod_seconds + modes.solve_seconds;
     const reduction::ExtendResult extended = reduction::ExtendBasis(
-        cms.basis, modes.modes, stiffness, reduction::VectorKind::kJointMode, "joint");
+        cms.basis, modes.modes.leftCols(std::min<Eigen::Index>(g_max, modes.modes.cols())),
+        stiffness, reduction::VectorKind::kJointMode, "joint");
     if (!extended.status) return fail(Label(method) + ": " + extended.status.message);
     bases[method] = Project(extended.basis.vectors, m, stiffness, contact, loads, measure_dofs);
     std::vector<double> g_axis, ratio;

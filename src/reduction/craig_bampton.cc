@@ -50,6 +50,16 @@ std::string Hz(double f) {
 
 }  // namespace
 
+SparseMatrix PrincipalBlock(const SparseMatrix& a, const std::vector<int>& rows) {
+  std::vector<int> new_row(a.rows(), -1);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    JD_CHECK(rows[k] >= 0 && rows[k] < a.rows() && (k == 0 || rows[k] > rows[k - 1]),
+             "PrincipalBlock: rows must be ascending and in range");
+    new_row[rows[k]] = static_cast<int>(k);
+  }
+  return SelectBlock(a, new_row, static_cast<int>(rows.size()), rows);
+}
+
 std::vector<BoundaryDof> ReferenceNodeBoundary(const fe::DofMap& dofs,
                                                const std::vector<std::string>& reference_nodes) {
   static constexpr const char* kComponents[6] = {"ux", "uy", "uz", "rx", "ry", "rz"};
@@ -145,7 +155,8 @@ CraigBamptonResult CraigBampton(const SparseMatrix& stiffness, const SparseMatri
   result.partition_seconds = Seconds(start);
 
   start = Clock::now();
-  solvers::SparseCholesky factor;
+  auto factor_owner = std::make_shared<solvers::SparseCholesky>();
+  solvers::SparseCholesky& factor = *factor_owner;
   if (Status status = factor.Factor(k_ii); !status) {
     result.status = Status::Failure(
         "Craig-Bampton: the interior stiffness K_ii (boundary DOFs held) cannot be factored: " +
@@ -199,6 +210,9 @@ CraigBamptonResult CraigBampton(const SparseMatrix& stiffness, const SparseMatri
   names.resize(b);
   for (int k = 0; k < b; ++k) names[k] = "constraint_" + boundary[k].name;
   result.basis.Append(psi, VectorKind::kConstraintMode, names);
+
+  result.interior_factor = std::move(factor_owner);
+  result.interior_dofs = std::move(interior);
 
   start = Clock::now();
   result.stiffness = Project(result.basis.vectors, stiffness);

@@ -84,6 +84,10 @@ CraigBamptonResult CraigBampton(const solvers::SparseMatrix& stiffness,
                                 const std::vector<BoundaryDof>& boundary,
                                 const CraigBamptonOptions& options);
 
+// The principal submatrix of `a` on `rows` (ascending): K_c = K_ii from K and
+// CraigBamptonResult::interior_dofs, for the joint-mode stage (joint_modes.h).
+solvers::SparseMatrix PrincipalBlock(const solvers::SparseMatrix& a, const std::vector<int>& rows);
+
 // Several lines for logs and summaries: DOF counts, the basis ordering (Describe) and the
 // fixed-interface frequencies, the time of each stage.
 std::string Summary(const CraigBamptonResult& result);

@@ -13,7 +13,9 @@
 // sum w u_M), so that g = g0 + N u; joint/contact_kinematics.h), A_p the pair's area
 // weight and a_j the deflection amplitude (options.deflection / max_p |(N phi_j)_p|: only
 // the sign pattern matters for a linear penalty on touching surfaces; with initial gaps
-// the amplitude decides which pairs close). Only the normal stiffness enters, as in the
+// the amplitude decides which pairs close; entries |(N phi_j)_p| at or below 1e-10
+// max |phi_j| are rounding, e.g. of a vector that moves both sides of the joint alike, and
+// count as no motion). Only the normal stiffness enters, as in the
 // seed (the tangential stiffness was found not to improve the TVDs). The fictive forces
 // and the TVDs are
 //
@@ -91,5 +93,9 @@ TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& nor
                                         const std::vector<int>& free_rows,
                                         const std::vector<int>& focus = {},
                                         const TvdOptions& options = {});
+
+// N: the normal rows (3 p + 2) of a relative-displacement operator with three rows per pair
+// in the order t1, t2, n (joint/contact_kinematics.h, on the model's free DOFs).
+NormalRows SelectNormalRows(const NormalRows& relative);
 
 }  // namespace jointdyn::reduction

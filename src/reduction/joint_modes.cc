@@ -1,0 +1,192 @@
+#include "reduction/joint_modes.h"
+
+#include <Eigen/Eigenvalues>
+#include <chrono>
+#include <cmath>
+
+#include "core/error.h"
+#include "solvers/option_check.h"
+
+namespace jointdyn::reduction {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using solvers::SparseMatrix;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+// Eigenvalues of the K-Gram matrix of the K-normalized basis columns at or below this are
+// its null space (rigid-body motion: rounding, about m eps) and are not projected out.
+constexpr double kNullEigenvalue = 1e-10;
+
+// The rows `rows` of a (rows.size() x a.cols()).
+MatX SelectRows(const MatX& a, const std::vector<int>& rows) {
+  MatX out(rows.size(), a.cols());
+  for (Eigen::Index c = 0; c < a.cols(); ++c) {
+    for (std::size_t r = 0; r < rows.size(); ++r) out(r, c) = a(rows[r], c);
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* Name(JointModeMethod method) {
+  switch (method) {
+    case JointModeMethod::kWeightedPodOfTvds:
+      return "wPOD of TVDs";
+    case JointModeMethod::kPodOfTvds:
+      return "POD of TVDs";
+    case JointModeMethod::kPodOfForces:
+      return "POD of forces";
+  }
+  return "?";
+}
+
+Status JointModeOptions::Validate() const {
+  using solvers::CheckOption;
+  for (const Status& status :
+       {CheckOption(modes >= 0, "joint_modes.modes", modes, "must be >= 0 (0: from target_ratio)"),
+        CheckOption(target_ratio > 0.0 && target_ratio <= 1.0, "joint_modes.target_ratio",
+                    target_ratio, "must be in (0, 1]"),
+        CheckOption(rank_tolerance > 0.0 && rank_tolerance < 1.0, "joint_modes.rank_tolerance",
+                    rank_tolerance, "must be in (0, 1)")}) {
+    if (!status) return status;
+  }
+  return Status::Ok();
+}
+
+JointModeResult ComputeJointModes(const TvdResult& tvd, const SparseMatrix& interior_stiffness,
+                                  const solvers::SparseCholesky& factor,
+                                  const std::vector<int>& free_rows,
+                                  const JointModeOptions& options) {
+  JointModeResult result;
+  if (result.status = options.Validate(); !result.status) return result;
+  const std::string what = std::string("joint modes (") + Name(options.method) + "): ";
+  if (!tvd.status) {
+    result.status = Status::Failure(what + "the TVD stage failed: " + tvd.status.message);
+    return result;
+  }
+  const bool forces = options.method == JointModeMethod::kPodOfForces;
+  const MatX& source = forces ? tvd.forces : tvd.derivatives;
+  const Eigen::Index n = source.rows();
+  if (source.cols() == 0) {
+    result.status = Status::Failure(what + "no TVDs");
+    return result;
+  }
+  const int ni = static_cast<int>(free_rows.size());
+  JD_CHECK(
+      interior_stiffness.rows() == ni && interior_stiffness.cols() == ni && factor.size() == ni,
+      "ComputeJointModes: K_c and its factor must have the size of free_rows");
+
+  auto start = Clock::now();
+  const MatX snapshots = SelectRows(source, free_rows);
+  // All modes above the rank tolerance when g follows from the ratio (they come from the
+  // same n p g product as the g wanted), g of them otherwise.
+  const PodOptions pod_options{
+      .modes = options.modes, .normalize_columns = true, .rank_tolerance = options.rank_tolerance};
+  const PodResult pod = options.method == JointModeMethod::kWeightedPodOfTvds
+                            ? WeightedPod(snapshots, interior_stiffness, pod_options)
+                            : Pod(snapshots, pod_options);
+  result.pod_seconds = Seconds(start);
+  if (!pod.status) {
+    result.status = Status::Failure(what + pod.status.message);
+    return result;
+  }
+  result.values = pod.values;
+  result.ratio = pod.ratio;
+  result.rank = pod.rank;
+  // From the ratio: w(g) reaches 1 at the rank (the POVs below the tolerance are 0), up to
+  // rounding in the sums.
+  const int g = options.modes > 0
+                    ? options.modes
+                    : std::min(ModesForRatio(pod.ratio, options.target_ratio), pod.rank);
+  MatX modes = pod.modes.leftCols(g);
+  if (forces) {  // phi_J = K_c^-1 f_J (eq. 3.57), one blocked solve
+    start = Clock::now();
+    MatX solved;
+    factor.Solve(modes, solved);
+    modes = std::move(solved);
+    result.solve_seconds = Seconds(start);
+  }
+  result.modes = MatX::Zero(n, g);
+  for (Eigen::Index c = 0; c < g; ++c) {
+    for (int r = 0; r < ni; ++r) result.modes(free_rows[r], c) = modes(r, c);
+  }
+  return result;
+}
+
+ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
+                         const SparseMatrix& stiffness, VectorKind kind,
+                         const std::string& name_prefix, double dependency_tolerance) {
+  JD_CHECK(dependency_tolerance > 0.0 && dependency_tolerance < 1.0,
+           "ExtendBasis: dependency_tolerance must be in (0, 1)");
+  const Eigen::Index n = modes.rows();
+  JD_CHECK(basis.size() == 0 || basis.num_dofs() == n, "ExtendBasis: row counts differ");
+  JD_CHECK(stiffness.rows() == n && stiffness.cols() == n, "ExtendBasis: K must be n x n");
+  ExtendResult result;
+  result.basis = basis;
+
+  // A K-orthonormal basis B of the elastic part of span(V): the K-normalized columns of V
+  // combined by the eigenvectors of their K-Gram matrix (its null space, the rigid-body
+  // motion the basis may hold, has no K-norm and is left out).
+  MatX b(n, 0), kb(n, 0);
+  if (basis.size() > 0) {
+    const MatX& v = basis.vectors;
+    const MatX kv = stiffness * v;
+    VecX scale = (v.transpose() * kv).diagonal();
+    for (Eigen::Index j = 0; j < scale.size(); ++j)
+      scale(j) = scale(j) > 0.0 ? 1.0 / std::sqrt(scale(j)) : 0.0;
+    MatX gram = scale.asDiagonal() * (v.transpose() * kv) * scale.asDiagonal();
+    gram = 0.5 * (gram + gram.transpose()).eval();
+    const Eigen::SelfAdjointEigenSolver<MatX> eigen(gram);
+    JD_CHECK(eigen.info() == Eigen::Success, "ExtendBasis: dense eigensolver");
+    const double largest = eigen.eigenvalues().cwiseAbs().maxCoeff();
+    std::vector<int> kept;
+    for (Eigen::Index j = 0; j < gram.rows(); ++j) {
+      if (eigen.eigenvalues()(j) > kNullEigenvalue * largest) kept.push_back(static_cast<int>(j));
+    }
+    MatX coefficients(v.cols(), kept.size());
+    for (std::size_t c = 0; c < kept.size(); ++c)
+      coefficients.col(c) = scale.asDiagonal() * eigen.eigenvectors().col(kept[c]) /
+                            std::sqrt(eigen.eigenvalues()(kept[c]));
+    b = v * coefficients;
+    kb = kv * coefficients;
+  }
+
+  // Each mode: its remainder after removing the components along B (twice: classical
+  // Gram-Schmidt loses orthogonality once, not twice), kept and K-normalized when it holds
+  // at least dependency_tolerance of its K-norm; kept modes join B.
+  std::vector<std::string> names;
+  MatX kept_modes(n, 0);
+  for (Eigen::Index c = 0; c < modes.cols(); ++c) {
+    VecX a = modes.col(c);
+    VecX ka = stiffness * a;
+    const double norm = std::sqrt(std::max(0.0, a.dot(ka)));
+    for (int pass = 0; pass < 2 && b.cols() > 0; ++pass) {
+      const VecX along = b.transpose() * ka;
+      a -= b * along;
+      ka -= kb * along;
+    }
+    if (b.cols() > 0) ka = stiffness * a;  // the remainder's K-norm without cancellation
+    const double remainder = std::sqrt(std::max(0.0, a.dot(ka)));
+    if (!(norm > 0.0) || !(remainder > dependency_tolerance * norm)) {
+      ++result.dropped;
+      continue;
+    }
+    a /= remainder;
+    ka /= remainder;
+    b.conservativeResize(n, b.cols() + 1);
+    kb.conservativeResize(n, kb.cols() + 1);
+    b.col(b.cols() - 1) = a;
+    kb.col(kb.cols() - 1) = ka;
+    kept_modes.conservativeResize(n, kept_modes.cols() + 1);
+    kept_modes.col(kept_modes.cols() - 1) = a;
+    names.push_back(name_prefix + "_" + std::to_string(names.size() + 1));
+  }
+  result.basis.Append(kept_modes, kind, names);
+  return result;
+}
+
+}  // namespace jointdyn::reduction
