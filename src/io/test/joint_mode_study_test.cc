@@ -101,7 +101,9 @@ TEST_F(JointModeStudy, FrictionBarStaticConvergence) {
   // Vibration modes: still > 5 % with 20 modes (the dissertation: not even with 100 on its
   // finer mesh; on this coarse one 100 modes reach 0.4 %).
   for (size_t i = 0; i < modes.size(); ++i) {
-    if (modes[i] == 20) EXPECT_GT(Worst(methods["vibration_modes"], i), 0.05);
+    if (modes[i] == 20) {
+      EXPECT_GT(Worst(methods["vibration_modes"], i), 0.05);
+    }
   }
 
   // w(g) rises to 1; errors fall with g.
