@@ -16,18 +16,6 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-// The rows and columns `rows` (ascending) of a symmetric sparse matrix (both triangles).
-solvers::SparseMatrix SelectBlock(const solvers::SparseMatrix& a, const std::vector<int>& rows) {
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) entries.emplace_back(static_cast<int>(i), rows[i], 1.0);
-  solvers::SparseMatrix select(static_cast<Eigen::Index>(rows.size()), a.rows());
-  select.setFromTriplets(entries.begin(), entries.end());
-  solvers::SparseMatrix block = select * a * solvers::SparseMatrix(select.transpose());
-  block.makeCompressed();
-  return block;
-}
-
 // The pair states of `joint` at the static solution x (no velocity); a failing law fails
 // `status`.
 std::vector<joint::PairOutput> EvaluatePairs(joint::JointOperator& joint, const VecX& x,
@@ -107,13 +95,7 @@ JointContact BuildJointContact(const FeModel& model, const JointModeSpec& spec) 
     throw InputError("joint_modes.contact", spec.contact, rule);
   }
   contact.relative = joint::OnIndependentDofs(contact.mesh.relative, *model.dofs);
-  const joint::SparseRows& r = contact.relative.sparse();
-  std::vector<Eigen::Triplet<double>> entries;
-  for (int p = 0; p < contact.num_pairs(); ++p)
-    for (joint::SparseRows::InnerIterator it(r, 3 * p + 2); it; ++it)
-      entries.emplace_back(p, static_cast<int>(it.col()), it.value());
-  contact.normals = reduction::NormalRows(contact.num_pairs(), r.cols());
-  contact.normals.setFromTriplets(entries.begin(), entries.end());
+  contact.normals = reduction::SelectNormalRows(contact.relative.sparse());
   contact.normal_law = spec.normal_law;
   contact.stiffness = [law = spec.normal_law, area = contact.mesh.area](int pair, double gap) {
     return std::max(0.0, -area(pair) * law->Evaluate(gap, 0.0).d_pressure_d_gap);
@@ -197,7 +179,7 @@ JointModeStageResult RunJointModeStage(
       return result;
     }
     result.joint_modes =
-        reduction::ComputeJointModes(tvd, SelectBlock(stiffness, cb.interior_dofs),
+        reduction::ComputeJointModes(tvd, reduction::PrincipalBlock(stiffness, cb.interior_dofs),
                                      *cb.interior_factor, cb.interior_dofs, spec.modes);
     result.times.pod = result.joint_modes.pod_seconds;
     result.times.joint_mode_solves = result.joint_modes.solve_seconds;
