@@ -1,4 +1,5 @@
-// The machine limit the benches compare with: sustained memory bandwidth of a triad.
+// The machine limit the benches compare with (sustained memory bandwidth of a triad) and
+// the one timer of repeated runs.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +24,19 @@ inline double TriadBandwidth() {
     if (a[n / 2] != 2.0) std::abort();  // keeps the loop
   }
   return 3.0 * sizeof(double) * static_cast<double>(n) / best;
+}
+
+// The shortest wall time of `repeats` calls of f [s].
+template <class F>
+double BestSeconds(int repeats, F&& f) {
+  using Clock = std::chrono::steady_clock;
+  double best = 1e300;
+  for (int k = 0; k < repeats; ++k) {
+    const Clock::time_point start = Clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  return best;
 }
 
 }  // namespace jointdyn::bench

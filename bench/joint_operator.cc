@@ -26,21 +26,6 @@
 using namespace jointdyn;
 using Clock = std::chrono::steady_clock;
 
-namespace {
-
-template <class F>
-double BestSeconds(int repeats, F&& f) {
-  double best = 1e300;
-  for (int k = 0; k < repeats; ++k) {
-    const Clock::time_point start = Clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
-  }
-  return best;
-}
-
-}  // namespace
-
 int main() {
   const int pairs = 10000, r = 100;
   const double eps = 5e13, c1 = 1e13, mu = 0.15;          // [Pa/m], [Pa/m], [-]
@@ -72,11 +57,11 @@ int main() {
     open += s == laws::ContactState::kOpen, stick += s == laws::ContactState::kStick;
     slip += s == laws::ContactState::kSlip;
   }
-  const double forces = BestSeconds(20, [&] {
+  const double forces = bench::BestSeconds(20, [&] {
     (void)op.Evaluate(x);
     op.Forces(f);
   });
-  const double with_jacobian = BestSeconds(5, [&] {
+  const double with_jacobian = bench::BestSeconds(5, [&] {
     (void)op.Evaluate(x);
     op.Forces(f);
     op.Jacobian(jacobian);

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "bench/bandwidth.h"
 #include "bench/friction_bar_model.h"
 #include "solvers/linear_solver.h"
 #include "solvers/sparse_cholesky.h"
@@ -28,17 +29,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-template <class F>
-double BestSeconds(int repeats, F&& f) {
-  double best = 1e300;
-  for (int k = 0; k < repeats; ++k) {
-    const Clock::time_point start = Clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
-  }
-  return best;
-}
-
 struct Times {
   double first = 0.0, refactor = 0.0, solve = 0.0;
 };
@@ -47,16 +37,16 @@ Times Measure(solvers::LinearSolverKind kind, const solvers::SparseMatrix& a, co
               double& residual) {
   Times t;
   VecX x;
-  t.first = BestSeconds(3, [&] {
+  t.first = bench::BestSeconds(3, [&] {
     auto solver = solvers::MakeLinearSolver(kind, static_cast<int>(a.rows()));
     if (!solver->Factor(a)) std::abort();
   });
   auto solver = solvers::MakeLinearSolver(kind, static_cast<int>(a.rows()));
   if (!solver->Factor(a)) std::abort();
-  t.refactor = BestSeconds(3, [&] {
+  t.refactor = bench::BestSeconds(3, [&] {
     if (!solver->Factor(a)) std::abort();
   });
-  t.solve = BestSeconds(3, [&] {
+  t.solve = bench::BestSeconds(3, [&] {
     if (!solver->Solve(b, x)) std::abort();
   });
   residual = (a * x - b).lpNorm<Eigen::Infinity>() / b.lpNorm<Eigen::Infinity>();
@@ -118,16 +108,16 @@ int main(int argc, char** argv) {
     const solvers::SparseMatrix sym = 0.5 * (a + a_t);
     Times t;
     solvers::SparseCholesky c;
-    t.first = BestSeconds(3, [&] {
+    t.first = bench::BestSeconds(3, [&] {
       solvers::SparseCholesky fresh;
       if (!fresh.Factor(sym)) std::abort();
     });
     if (!c.Factor(sym)) return 1;
-    t.refactor = BestSeconds(3, [&] {
+    t.refactor = bench::BestSeconds(3, [&] {
       if (!c.Refactor(sym)) std::abort();
     });
     VecX x;
-    t.solve = BestSeconds(3, [&] { x = c.Solve(b); });
+    t.solve = bench::BestSeconds(3, [&] { x = c.Solve(b); });
     // One modified-Newton step: the residual of the unsymmetric system after it.
     Row("CHOLMOD (symmetric part)", t, sparse,
         (a * x - b).lpNorm<Eigen::Infinity>() / b.lpNorm<Eigen::Infinity>());
