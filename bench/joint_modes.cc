@@ -1,6 +1,7 @@
 // Stages of the reduction with joint modes (issue 6) on the seed 003 friction bar, timed in
-// one run. The model is examples/reduction/friction_bar_cb.yaml (tet10, non-matching,
-// bolts coupled rigidly, clamp and tip as the Craig-Bampton boundary, pairs of
+// one run. The model is examples/reduction/friction_bar_joint_modes.yaml (tet10, non-matching,
+// bolts coupled rigidly, clamp and tip as the Craig-Bampton boundary, diagonal-scaled area
+// weights (positive on the quadratic faces), pairs of
 // sheet_1_joint on sheet_2_joint), read and built by the io layer, at the element size given
 // on the command line:
 //
@@ -64,8 +65,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: joint_modes [element size in mm > 0]\n");
     return 2;
   }
-  const io::ModelNode root = io::ModelNode::LoadFile(std::string(JOINTDYN_SOURCE_DIR) +
-                                                     "/examples/reduction/friction_bar_cb.yaml");
+  const io::ModelNode root = io::ModelNode::LoadFile(
+      std::string(JOINTDYN_SOURCE_DIR) + "/examples/reduction/friction_bar_joint_modes.yaml");
   io::FeModelSpec spec = io::ReadFeModelSpec(root);
   spec.friction_bar.mesh.mesh_size = size_mm * 1e-3;
   Clock::time_point start = Clock::now();
