@@ -380,6 +380,21 @@ std::vector<FeLoad> ReadFeLoads(const ModelNode& node, const FeModelSpec& spec) 
   return loads;
 }
 
+FeDofSpec ReadFeDof(const ModelNode& node, const FeModelSpec& spec) {
+  static const std::vector<std::pair<std::string, int>> components = {
+      {"ux", 0}, {"uy", 1}, {"uz", 2}, {"rx", 3}, {"ry", 4}, {"rz", 5}};
+  FeDofSpec dof;
+  dof.where = node;
+  dof.node = node.String("node");
+  const bool known = std::any_of(spec.reference_nodes.begin(), spec.reference_nodes.end(),
+                                 [&](const FeReferenceNode& r) { return r.name == dof.node; });
+  if (!known) node.FailValue("node", dof.node, "must name a reference node of the model");
+  dof.component = node.Enum<int>("component", components);
+  dof.component_name = node.String("component");
+  node.Finish();
+  return dof;
+}
+
 FeModelSpec ReadFeModelSpec(const ModelNode& root) {
   FeModelSpec spec;
   spec.root = root;
@@ -490,6 +505,16 @@ VecX AssembleLoads(const FeModel& model, const std::vector<FeLoad>& loads) {
     }
   }
   return dofs.ReduceLoad(f);
+}
+
+int FreeDofIndex(const FeModel& model, const FeDofSpec& dof) {
+  const int free = model.dofs->FreeIndex(model.dofs->ReferenceDof(dof.node, dof.component));
+  if (free < 0) {
+    const std::string rule = "must be a free DOF (not supported or dependent)";
+    if (dof.where) dof.where->FailValue("component", dof.name(), rule);
+    throw InputError("component", dof.name(), rule);
+  }
+  return free;
 }
 
 std::map<std::string, double> BlockMasses(const FeModel& model) {

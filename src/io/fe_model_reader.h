@@ -87,6 +87,20 @@ struct FeModelSpec {
 // the reference nodes of `spec` (throws InputError naming the entry, key, value and rule).
 std::vector<FeLoad> ReadFeLoads(const ModelNode& node, const FeModelSpec& spec);
 
+// One component of a reference node, e.g. the measure of a study: `{node: tip, component:
+// uz}`.
+struct FeDofSpec {
+  std::string node;            // a reference node's name
+  int component = 0;           // 0..5: ux uy uz [m], rx ry rz [rad]
+  std::string component_name;  // ux .. rz
+  std::optional<ModelNode> where;
+  std::string name() const { return node + "." + component_name; }  // "tip.uz"
+};
+
+// Reads `node` and `component` of the mapping `node` (and Finish() it); the node must be a
+// reference node of `spec`.
+FeDofSpec ReadFeDof(const ModelNode& node, const FeModelSpec& spec);
+
 // Reads mesh, materials, reference_nodes, supports, couplings, contact and loads of `root`
 // (not root.Finish()).
 FeModelSpec ReadFeModelSpec(const ModelNode& root);
@@ -119,6 +133,10 @@ FeModel BuildFeModel(const FeModelSpec& spec);
 // face nodes, a rigid coupling keeps it on the reference node). Throws InputError with key
 // "loads[i]" (locate it with spec.loads_nodes) for out-of-plane components in a 2D model.
 VecX AssembleLoads(const FeModel& model, const std::vector<FeLoad>& loads);
+
+// The index of `dof` among the independent DOFs of model.dofs; throws InputError (at the
+// dof's `component`) when it is supported or dependent.
+int FreeDofIndex(const FeModel& model, const FeDofSpec& dof);
 
 // The mass [kg] of each element block (consistent mass, x direction: e_x^T M_block e_x);
 // empty for a model without blocks.

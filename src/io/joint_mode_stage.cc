@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 
 #include "core/error.h"
+#include "core/progress.h"
 #include "io/law_registry.h"
 
 namespace jointdyn::io {
@@ -32,25 +34,39 @@ std::vector<joint::PairOutput> EvaluatePairs(joint::JointOperator& joint, const 
 
 }  // namespace
 
-JointModeSpec ReadJointModeSpec(const ModelNode& node, const FeModelSpec& fe) {
+const std::vector<std::pair<std::string, reduction::JointModeMethod>>& JointModeMethodNames() {
+  static const std::vector<std::pair<std::string, reduction::JointModeMethod>> names = {
+      {"wpod_tvd", reduction::JointModeMethod::kWeightedPodOfTvds},
+      {"pod_tvd", reduction::JointModeMethod::kPodOfTvds},
+      {"pod_forces", reduction::JointModeMethod::kPodOfForces}};
+  return names;
+}
+
+int ReadContactIndex(const ModelNode& node, const std::string& key, const FeModelSpec& fe) {
+  const std::string name = node.String(key);
+  std::string names;
+  int index = -1;
+  for (size_t c = 0; c < fe.contacts.size(); ++c) {
+    names += (c ? ", " : "") + fe.contacts[c].name;
+    if (fe.contacts[c].name == name) index = static_cast<int>(c);
+  }
+  if (names.empty()) node.FailValue(key, name, "the model has no contact (key `contact`)");
+  if (index < 0) node.FailValue(key, name, "must name a contact of the model (" + names + ")");
+  return index;
+}
+
+JointModeSpec ReadJointModeSpec(const ModelNode& node, const FeModelSpec& fe,
+                                std::shared_ptr<const laws::NormalLaw> default_normal_law) {
   JointModeSpec spec;
   spec.node = node;
   spec.contact = node.String("contact");
-  std::string names;
-  for (size_t c = 0; c < fe.contacts.size(); ++c) {
-    names += (c ? ", " : "") + fe.contacts[c].name;
-    if (fe.contacts[c].name == spec.contact) spec.contact_index = static_cast<int>(c);
-  }
-  if (names.empty())
-    node.FailValue("contact", spec.contact, "the model has no contact (key `contact`)");
-  if (fe.contacts[spec.contact_index].name != spec.contact)
-    node.FailValue("contact", spec.contact, "must name a contact of the model (" + names + ")");
-  spec.normal_law = ReadNormalLaw(node.Map("normal_law"));
+  spec.contact_index = ReadContactIndex(node, "contact", fe);
+  if (default_normal_law && !node.Has("normal_law"))
+    spec.normal_law = std::move(default_normal_law);
+  else
+    spec.normal_law = ReadNormalLaw(node.Map("normal_law"));
   if (node.Has("method"))
-    spec.modes.method = node.Enum<reduction::JointModeMethod>(
-        "method", {{"wpod_tvd", reduction::JointModeMethod::kWeightedPodOfTvds},
-                   {"pod_tvd", reduction::JointModeMethod::kPodOfTvds},
-                   {"pod_forces", reduction::JointModeMethod::kPodOfForces}});
+    spec.modes.method = node.Enum<reduction::JointModeMethod>("method", JointModeMethodNames());
   if (node.Has("modes") && node.Has("ratio"))
     node.FailValue("ratio", FormatValue(node.Double("ratio")),
                    "give either modes (g) or ratio (w(g) to reach), not both");
@@ -225,6 +241,84 @@ JointModeStageResult RunJointModeStage(
   } else {
     result.basis = result.extended;
   }
+  return result;
+}
+
+CmsBasis BuildCmsBasis(const solvers::SparseMatrix& stiffness, const solvers::SparseMatrix& mass,
+                       const std::vector<reduction::BoundaryDof>& boundary, int vibration_modes,
+                       int cb_modes, const reduction::FreeFreeOptions& free_free,
+                       const std::string& label) {
+  CmsBasis result;
+  reduction::CraigBamptonOptions cb_options;
+  cb_options.fixed_interface_modes = cb_modes;
+  {
+    Progress progress(label + ": Craig-Bampton (" + std::to_string(cb_modes) + " vibration modes)",
+                      1);
+    result.cb = reduction::CraigBampton(stiffness, mass, boundary, cb_options);
+    progress.Update(1);
+  }
+  const reduction::CraigBamptonResult& cb = result.cb;
+  if (!cb.status) {
+    result.status = cb.status;
+    return result;
+  }
+  const int b = static_cast<int>(boundary.size());
+  std::vector<int> columns(vibration_modes);
+  std::iota(columns.begin(), columns.end(), 0);
+  for (int k = 0; k < b; ++k) columns.push_back(cb_modes + k);
+  const auto size = static_cast<Eigen::Index>(columns.size());
+  reduction::ReductionBasis chosen;
+  MatX k(size, size), m(size, size);
+  chosen.vectors.resize(cb.basis.num_dofs(), size);
+  for (Eigen::Index i = 0; i < size; ++i) {
+    chosen.vectors.col(i) = cb.basis.vectors.col(columns[i]);
+    chosen.columns.push_back(cb.basis.columns[columns[i]]);
+    for (Eigen::Index j = 0; j < size; ++j) {
+      k(i, j) = cb.stiffness(columns[i], columns[j]);
+      m(i, j) = cb.mass(columns[i], columns[j]);
+    }
+  }
+  result.cms = reduction::OrthogonalizeToFreeFree(chosen, k, m, free_free);
+  result.status = result.cms.status;
+  return result;
+}
+
+reduction::TvdResult ComputeCmsTvds(const CmsBasis& basis, const JointContact& contact,
+                                    const reduction::TvdOptions& options,
+                                    const std::string& label) {
+  const int m = basis.m();
+  Progress progress(label + ": " + std::to_string(2 * m * m) + " trial vector derivatives", 1);
+  reduction::TvdResult tvd = reduction::ComputeTrialVectorDerivatives(
+      basis.cms.basis.vectors, contact.normals, contact.mesh.initial_gap, contact.stiffness,
+      *basis.cb.interior_factor, basis.cb.interior_dofs, {}, options);
+  progress.Update(1);
+  return tvd;
+}
+
+JointModeExtension ExtendByJointModes(const reduction::TvdResult& tvd,
+                                      const solvers::SparseMatrix& stiffness, const CmsBasis& basis,
+                                      reduction::JointModeMethod method, int g_max) {
+  JointModeExtension result;
+  reduction::JointModeOptions options;
+  options.method = method;
+  options.modes = 0;  // every mode above the rank tolerance (w = 1); g_max of them are used
+  options.target_ratio = 1.0;
+  const reduction::CraigBamptonResult& cb = basis.cb;
+  result.modes =
+      reduction::ComputeJointModes(tvd, reduction::PrincipalBlock(stiffness, cb.interior_dofs),
+                                   *cb.interior_factor, cb.interior_dofs, options);
+  if (!result.modes.status) {
+    result.status =
+        Status::Failure(std::string(reduction::Name(method)) + ": " + result.modes.status.message);
+    return result;
+  }
+  result.extended = reduction::ExtendBasis(
+      basis.cms.basis,
+      result.modes.modes.leftCols(std::min<Eigen::Index>(g_max, result.modes.modes.cols())),
+      stiffness, reduction::VectorKind::kJointMode, "joint");
+  if (!result.extended.status)
+    result.status = Status::Failure(std::string(reduction::Name(method)) + ": " +
+                                    result.extended.status.message);
   return result;
 }
 

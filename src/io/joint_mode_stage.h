@@ -76,8 +76,19 @@ struct PreloadSpec {
                                 // the reduced solutions; 0: all pairs
 };
 
+// The model-file names of the joint-mode methods (wpod_tvd, pod_tvd, pod_forces).
+const std::vector<std::pair<std::string, reduction::JointModeMethod>>& JointModeMethodNames();
+
+// The index in fe.contacts of the contact named by node[key] (InputError listing the
+// contacts of the model otherwise).
+int ReadContactIndex(const ModelNode& node, const std::string& key, const FeModelSpec& fe);
+
 // Read every key of `node` (and Finish() it); errors name the key, value and rule.
-JointModeSpec ReadJointModeSpec(const ModelNode& node, const FeModelSpec& fe);
+// `normal_law` is required unless `default_normal_law` is given (an analysis whose joints
+// name their normal laws elsewhere).
+JointModeSpec ReadJointModeSpec(
+    const ModelNode& node, const FeModelSpec& fe,
+    std::shared_ptr<const laws::NormalLaw> default_normal_law = nullptr);
 PreloadSpec ReadPreloadSpec(const ModelNode& node, const FeModelSpec& fe);
 
 // Stage 1: the joint on the independent DOFs of the model.
@@ -163,6 +174,39 @@ JointModeStageResult RunJointModeStage(
     const reduction::CraigBamptonResult& cb, const reduction::ReductionBasis& cms,
     const JointContact& contact, const JointModeSpec& spec, const VecX* preload_mode,
     PreloadTvds preload_tvds, bool orthogonalize, const reduction::FreeFreeOptions& free_free);
+
+// The CMS basis of the joint-mode studies (seed 003 section 4.1.1): Craig-Bampton with
+// `cb_modes` >= `vibration_modes` fixed-interface modes and the constraint modes of
+// `boundary` (a study that adds vibration modes computes them in the same Lanczos run),
+// then the CMS basis: the first `vibration_modes` fixed-interface modes and the constraint
+// modes, orthogonalized to free-free modes (m vectors). Progress on stderr as "<label>: ..".
+struct CmsBasis {
+  Status status;                     // failure of Craig-Bampton or of the orthogonalization
+  reduction::CraigBamptonResult cb;  // with its K_ii factor for the TVDs
+  reduction::FreeFreeResult cms;     // cms.basis: the m vectors
+  int m() const { return cms.basis.size(); }
+};
+CmsBasis BuildCmsBasis(const solvers::SparseMatrix& stiffness, const solvers::SparseMatrix& mass,
+                       const std::vector<reduction::BoundaryDof>& boundary, int vibration_modes,
+                       int cb_modes, const reduction::FreeFreeOptions& free_free,
+                       const std::string& label);
+
+// The 2 m^2 trial vector derivatives of the CMS basis with the contact's normal law, from
+// Craig-Bampton's K_ii factor (progress on stderr as "<label>: ..").
+reduction::TvdResult ComputeCmsTvds(const CmsBasis& basis, const JointContact& contact,
+                                    const reduction::TvdOptions& options, const std::string& label);
+
+// The CMS basis extended by the leading `g_max` joint modes of `method` from `tvd` (every
+// mode above the rank tolerance is computed, w(g) up to 1): the leading m + g columns of
+// the extension are the basis of each g <= g_max (POD orders the modes).
+struct JointModeExtension {
+  Status status;                     // failure, with the method's name
+  reduction::JointModeResult modes;  // modes, POVs, ratio w(g), rank, times
+  reduction::ExtendResult extended;  // the CMS basis + the kept modes, dropped
+};
+JointModeExtension ExtendByJointModes(const reduction::TvdResult& tvd,
+                                      const solvers::SparseMatrix& stiffness, const CmsBasis& basis,
+                                      reduction::JointModeMethod method, int g_max);
 
 // The distance of each pair's slave node from the axis through reference node `node` along
 // the pair's normal (the radius around a bolt or preload area in the joint plane) [m].

@@ -75,10 +75,7 @@ reduction::JointModeMethod Method(Extension e) {
 struct LoadCase {
   std::string name;
   std::vector<FeLoad> loads;
-  std::string node;   // reference node of the measure
-  int component = 0;  // 0..5: ux uy uz rx ry rz
-  std::string component_name;
-  std::optional<ModelNode> where;
+  FeDofSpec measure;
 };
 
 struct StudySpec {
@@ -94,12 +91,6 @@ struct StudySpec {
   joint::StaticOptions solver;
   std::optional<ModelNode> reduction_node, study_node;
 };
-
-const std::vector<std::pair<std::string, int>>& ComponentNames() {
-  static const std::vector<std::pair<std::string, int>> names = {{"ux", 0}, {"uy", 1}, {"uz", 2},
-                                                                 {"rx", 3}, {"ry", 4}, {"rz", 5}};
-  return names;
-}
 
 StudySpec ReadStudy(const ModelNode& root) {
   StudySpec spec;
@@ -143,19 +134,11 @@ StudySpec ReadStudy(const ModelNode& root) {
   }
   for (const ModelNode& node : study.Maps("load_cases")) {
     LoadCase c;
-    c.where = node;
     c.name = node.String("name");
     for (const LoadCase& other : spec.cases)
       if (other.name == c.name) node.FailValue("name", c.name, "is given twice");
     c.loads = ReadFeLoads(node, spec.fe);
-    const ModelNode measure = node.Map("measure");
-    c.node = measure.String("node");
-    const bool known = std::any_of(spec.fe.reference_nodes.begin(), spec.fe.reference_nodes.end(),
-                                   [&](const FeReferenceNode& r) { return r.name == c.node; });
-    if (!known) measure.FailValue("node", c.node, "must name a reference node of the model");
-    c.component = measure.Enum<int>("component", ComponentNames());
-    c.component_name = measure.String("component");
-    measure.Finish();
+    c.measure = ReadFeDof(node.Map("measure"), spec.fe);
     node.Finish();
     spec.cases.push_back(std::move(c));
   }
@@ -253,13 +236,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
                          "vibration_modes + the largest g (" + std::to_string(v_max) +
                              ") must be < the interior DOFs (" + std::to_string(interior) + ")");
   std::vector<int> measure_dofs;
-  for (const LoadCase& c : spec.cases) {
-    const int free = dofs.FreeIndex(dofs.ReferenceDof(c.node, c.component));
-    if (free < 0)
-      c.where->FailValue("measure", c.node + "." + c.component_name,
-                         "must be a free DOF (not supported or dependent)");
-    measure_dofs.push_back(free);
-  }
+  for (const LoadCase& c : spec.cases) measure_dofs.push_back(FreeDofIndex(model, c.measure));
   EnsureDirectory(out_dir);
   const solvers::SparseMatrix stiffness = dofs.Reduce(model.stiffness);
   const solvers::SparseMatrix mass = dofs.Reduce(model.mass);
@@ -311,36 +288,14 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
 
   // Craig-Bampton with every vibration mode any g needs; the CMS basis is its first v
   // fixed-interface modes and the constraint modes, orthogonalized to free-free modes.
-  reduction::CraigBamptonOptions cb_options;
-  cb_options.fixed_interface_modes = v_max;
-  reduction::CraigBamptonResult cb;
-  {
-    Progress progress(
-        "joint-mode study: Craig-Bampton (" + std::to_string(v_max) + " vibration modes)", 1);
-    cb = reduction::CraigBampton(stiffness, mass, boundary, cb_options);
-    progress.Update(1);
-  }
-  if (!cb.status) return fail(cb.status.message);
+  const CmsBasis basis = BuildCmsBasis(stiffness, mass, boundary, spec.vibration_modes, v_max,
+                                       spec.free_free, "joint-mode study");
+  const reduction::CraigBamptonResult& cb = basis.cb;
+  const reduction::FreeFreeResult& cms = basis.cms;
   times["factor"] = cb.factor_seconds;
   times["eigen"] = cb.eigen_seconds;
   times["constraint_modes"] = cb.constraint_seconds;
-  std::vector<int> cms_columns(spec.vibration_modes);
-  std::iota(cms_columns.begin(), cms_columns.end(), 0);
-  for (int k = 0; k < b; ++k) cms_columns.push_back(v_max + k);
-  reduction::ReductionBasis cms_cb;
-  MatX cms_k(cms_columns.size(), cms_columns.size()), cms_m = cms_k;
-  cms_cb.vectors.resize(cb.basis.num_dofs(), static_cast<int>(cms_columns.size()));
-  for (size_t i = 0; i < cms_columns.size(); ++i) {
-    cms_cb.vectors.col(i) = cb.basis.vectors.col(cms_columns[i]);
-    cms_cb.columns.push_back(cb.basis.columns[cms_columns[i]]);
-    for (size_t j = 0; j < cms_columns.size(); ++j) {
-      cms_k(i, j) = cb.stiffness(cms_columns[i], cms_columns[j]);
-      cms_m(i, j) = cb.mass(cms_columns[i], cms_columns[j]);
-    }
-  }
-  const reduction::FreeFreeResult cms =
-      reduction::OrthogonalizeToFreeFree(cms_cb, cms_k, cms_m, spec.free_free);
-  if (!cms.status) return fail(cms.status.message);
+  if (!basis.status) return fail(basis.status.message);
   const int m = cms.basis.size();
   std::cerr << "joint-mode study: CMS basis " << reduction::Describe(cms.basis) << "\n";
 
@@ -365,12 +320,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
       continue;
     }
     if (!tvd) {
-      Progress progress(
-          "joint-mode study: " + std::to_string(2 * m * m) + " trial vector derivatives", 1);
-      tvd = reduction::ComputeTrialVectorDerivatives(
-          cms.basis.vectors, contact.normals, contact.mesh.initial_gap, contact.stiffness,
-          *cb.interior_factor, cb.interior_dofs, {}, spec.joint.tvd);
-      progress.Update(1);
+      tvd = ComputeCmsTvds(basis, contact, spec.joint.tvd, "joint-mode study");
       if (!tvd->status) return fail(tvd->status.message);
       times["tvd_forces"] = tvd->force_seconds;
       times["tvd_solves"] = tvd->solve_seconds;
@@ -378,19 +328,12 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
                         {"zero_deflections", tvd->zero_deflections},
                         {"solves_per_second", tvd->solves_per_second()}};
     }
-    reduction::JointModeOptions options;
-    options.method = Method(method);
-    options.modes = 0;  // every mode above the rank tolerance (w = 1); g_max of them are used
-    options.target_ratio = 1.0;
-    const reduction::JointModeResult modes =
-        reduction::ComputeJointModes(*tvd, reduction::PrincipalBlock(stiffness, cb.interior_dofs),
-                                     *cb.interior_factor, cb.interior_dofs, options);
-    if (!modes.status) return fail(Label(method) + ": " + modes.status.message);
+    const JointModeExtension extension =
+        ExtendByJointModes(*tvd, stiffness, basis, Method(method), g_max);
+    if (!extension.status) return fail(extension.status.message);
+    const reduction::JointModeResult& modes = extension.modes;
+    const reduction::ExtendResult& extended = extension.extended;
     times["pod_" + Key(method)] = modes.pod_seconds + modes.solve_seconds;
-    const reduction::ExtendResult extended = reduction::ExtendBasis(
-        cms.basis, modes.modes.leftCols(std::min<Eigen::Index>(g_max, modes.modes.cols())),
-        stiffness, reduction::VectorKind::kJointMode, "joint");
-    if (!extended.status) return fail(Label(method) + ": " + extended.status.message);
     bases[method] = Project(extended.basis.vectors, m, stiffness, contact, loads, measure_dofs);
     std::vector<double> g_axis, ratio;
     for (int k = 0; k < std::min<int>(g_max, static_cast<int>(modes.ratio.size())); ++k) {
@@ -414,7 +357,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   std::string message;
   for (size_t c = 0; c < spec.cases.size(); ++c) {
     const LoadCase& lc = spec.cases[c];
-    const std::string measure_name = lc.node + "." + lc.component_name;
+    const std::string measure_name = lc.measure.name();
     PlotSpec measure_plot{lc.name + ": error of " + measure_name + " against the full model",
                           "added vectors g",
                           "relative error [-]",
@@ -470,7 +413,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
           {"first_g_below_1_percent", g1 ? nlohmann::json(*g1) : nlohmann::json(nullptr)},
           {"first_g_below_5_percent", g5 ? nlohmann::json(*g5) : nlohmann::json(nullptr)}};
     }
-    WriteSvgPlot(measure_plot, out_dir / (lc.name + "_" + lc.component_name + ".svg"));
+    WriteSvgPlot(measure_plot, out_dir / (lc.name + "_" + lc.measure.component_name + ".svg"));
     WriteSvgPlot(gap_plot, out_dir / (lc.name + "_gap_norm.svg"));
     cases_json.push_back({{"name", lc.name},
                           {"measure", measure_name},

@@ -2,6 +2,7 @@
 
 #include "io/harmonic_model.h"
 #include "io/hysteresis_model.h"
+#include "io/joint_dynamics.h"
 #include "io/joint_mode_study.h"
 #include "io/modal_model.h"
 #include "io/model_node.h"
@@ -12,13 +13,22 @@ namespace jointdyn::io {
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
   const ModelNode root = ModelNode::LoadFile(model.string());
-  enum class Analysis { kHysteresis, kTransient, kHarmonic, kModal, kReduction, kJointModeStudy };
+  enum class Analysis {
+    kHysteresis,
+    kTransient,
+    kHarmonic,
+    kModal,
+    kReduction,
+    kJointModeStudy,
+    kJointDynamics
+  };
   switch (root.Enum<Analysis>("analysis", {{"hysteresis", Analysis::kHysteresis},
                                            {"transient", Analysis::kTransient},
                                            {"harmonic", Analysis::kHarmonic},
                                            {"modal", Analysis::kModal},
                                            {"reduction", Analysis::kReduction},
-                                           {"joint_mode_study", Analysis::kJointModeStudy}})) {
+                                           {"joint_mode_study", Analysis::kJointModeStudy},
+                                           {"joint_dynamics", Analysis::kJointDynamics}})) {
     case Analysis::kHysteresis:
       return RunHysteresisModel(root, out_dir);
     case Analysis::kTransient:
@@ -31,6 +41,8 @@ RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesyste
       return RunReductionModel(root, out_dir);
     case Analysis::kJointModeStudy:
       return RunJointModeStudy(root, out_dir);
+    case Analysis::kJointDynamics:
+      return RunJointDynamics(root, out_dir);
   }
   return {};
 }

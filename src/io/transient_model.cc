@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/progress.h"
+#include "io/integrator_reader.h"
 #include "io/lumped_reader.h"
 #include "io/results.h"
 #include "io/svg_plot.h"
@@ -19,79 +20,6 @@ using lumped::ElementKind;
 using lumped::kGround;
 using lumped::TimeFunction;
 using Kind = ModelNode::Kind;
-
-// The model-file names of the integration schemes.
-const std::vector<std::pair<std::string, time::Scheme>>& Schemes() {
-  static const std::vector<std::pair<std::string, time::Scheme>> schemes = {
-      {"newmark", time::Scheme::kNewmark},
-      {"hht", time::Scheme::kHht},
-      {"generalized_alpha", time::Scheme::kGeneralizedAlpha}};
-  return schemes;
-}
-
-std::string SchemeName(time::Scheme scheme) {
-  for (const auto& [name, value] : Schemes())
-    if (value == scheme) return name;
-  return "";
-}
-
-time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
-  using time::Scheme;
-  time::IntegratorOptions o;
-  if (node.Has("scheme")) o.scheme = node.Enum<Scheme>("scheme", Schemes());
-  const std::vector<std::pair<std::string, Scheme>> scheme_keys = {
-      {"beta", Scheme::kNewmark},
-      {"gamma", Scheme::kNewmark},
-      {"energy_conserving", Scheme::kNewmark},
-      {"alpha", Scheme::kHht},
-      {"rho_inf", Scheme::kGeneralizedAlpha}};
-  for (const auto& [key, scheme] : scheme_keys)
-    if (node.Has(key) && scheme != o.scheme)
-      node.FailValue(key, "", "applies to scheme " + SchemeName(scheme) + " only");
-  o.beta = node.Double("beta", o.beta,
-                       {[](double x) { return x > 0.0 && x <= 0.5; }, "must be in (0, 0.5]"});
-  o.gamma = node.Double("gamma", o.gamma, InRange(0.5, 1.0));
-  o.energy_conserving = node.Bool("energy_conserving", o.energy_conserving);
-  o.alpha = node.Double("alpha", o.alpha, InRange(-1.0 / 3.0, 0.0));
-  o.rho_inf = node.Double("rho_inf", o.rho_inf, InRange(0.0, 1.0));
-
-  o.t_start = node.Double("t_start", 0.0);
-  o.t_end = node.Double("t_end");
-  if (!(o.t_end > o.t_start))
-    node.FailValue("t_end", FormatValue(o.t_end), "must be > t_start = " + FormatValue(o.t_start));
-  o.dt = node.Double("dt", Positive());
-  o.adaptive = node.Bool("adaptive", false);
-  o.dt_min = node.Double("dt_min", std::min(o.dt_min, o.dt), Positive());
-  o.dt_max = node.Double("dt_max", std::max(o.dt_max, o.dt), Positive());
-  o.error_tolerance = node.Double("error_tolerance", o.error_tolerance, Positive());
-  o.max_step_cuts = node.Int("max_step_cuts", o.max_step_cuts, AtLeast(0));
-
-  if (const auto newton = node.OptionalMap("newton")) {
-    auto& n = o.newton;
-    n.residual_tolerance = newton->Double("residual_tolerance", n.residual_tolerance, Positive());
-    n.increment_tolerance =
-        newton->Double("increment_tolerance", n.increment_tolerance, Positive());
-    n.max_iterations = newton->Int("max_iterations", n.max_iterations, AtLeast(1));
-    n.line_search = newton->Bool("line_search", n.line_search);
-    n.max_backtracks = newton->Int("max_backtracks", n.max_backtracks, AtLeast(0));
-    n.reuse_contraction =
-        newton->Double("reuse_contraction", n.reuse_contraction,
-                       {[](double x) { return x >= 0.0 && x < 1.0; }, "must be in [0, 1)"});
-    if (newton->Has("linear_solver"))
-      n.linear_solver = newton->Enum<solvers::LinearSolverKind>(
-          "linear_solver", {{"auto", solvers::LinearSolverKind::kAuto},
-                            {"dense_lu", solvers::LinearSolverKind::kDenseLU},
-                            {"sparse_lu", solvers::LinearSolverKind::kSparseLU}});
-    newton->Finish();
-  }
-  if (const auto pn = node.OptionalMap("post_newton")) {
-    o.post_newton_tolerance = pn->Double("tolerance", o.post_newton_tolerance, NonNegative());
-    o.post_newton_max = pn->Int("max_passes", o.post_newton_max, AtLeast(0));
-    pn->Finish();
-  }
-  node.Finish();
-  return o;
-}
 
 // An axis label for `columns` from their kind (q_, v_, f_, fx_, fy_ or p_, energies).
 std::string Label(const std::vector<std::string>& columns) {
@@ -287,26 +215,6 @@ std::vector<double> Row(const TransientModel& model, const lumped::LumpedSystem&
       row.push_back(x);
   }
   return row;
-}
-
-// The energy balance with the work of prescribed motions, which the integrator counts as
-// (negative) law dissipation: law dissipation = its value + W_prescribed.
-nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_work) {
-  const double law = e.law_dissipation + prescribed_work;
-  const double scale =
-      std::max({std::abs(e.external_work) + std::abs(prescribed_work),
-                e.initial_kinetic + std::abs(e.initial_stored), e.kinetic + std::abs(e.stored),
-                e.viscous_dissipation + std::abs(law)});
-  return {{"external_work", e.external_work},
-          {"prescribed_motion_work", prescribed_work},
-          {"initial_kinetic", e.initial_kinetic},
-          {"initial_stored", e.initial_stored},
-          {"kinetic", e.kinetic},
-          {"stored", e.stored},
-          {"viscous_dissipation", e.viscous_dissipation},
-          {"law_dissipation", law},
-          {"numerical_dissipation", e.numerical_dissipation},
-          {"numerical_dissipation_relative", scale > 0.0 ? e.numerical_dissipation / scale : 0.0}};
 }
 
 }  // namespace
