@@ -42,6 +42,17 @@ const std::vector<std::pair<std::string, reduction::JointModeMethod>>& JointMode
   return names;
 }
 
+std::vector<int> ReadModeCounts(const ModelNode& node, const std::string& key) {
+  std::vector<int> modes;
+  for (double g : node.Doubles(key, NonNegative())) {
+    if (g != std::floor(g)) node.FailValue(key, FormatValue(g), "must be whole numbers of modes");
+    if (!modes.empty() && g <= modes.back())
+      node.FailValue(key, std::to_string(static_cast<int>(g)), "must be ascending and distinct");
+    modes.push_back(static_cast<int>(g));
+  }
+  return modes;
+}
+
 int ReadContactIndex(const ModelNode& node, const std::string& key, const FeModelSpec& fe) {
   const std::string name = node.String(key);
   std::string names;

@@ -83,6 +83,10 @@ const std::vector<std::pair<std::string, reduction::JointModeMethod>>& JointMode
 // contacts of the model otherwise).
 int ReadContactIndex(const ModelNode& node, const std::string& key, const FeModelSpec& fe);
 
+// The numbers g of joint modes of a study, node[key]: whole numbers >= 0, ascending and
+// distinct.
+std::vector<int> ReadModeCounts(const ModelNode& node, const std::string& key);
+
 // Read every key of `node` (and Finish() it); errors name the key, value and rule.
 // `normal_law` is required unless `default_normal_law` is given (an analysis whose joints
 // name their normal laws elsewhere).

@@ -114,24 +114,8 @@ StudySpec ReadStudy(const ModelNode& root) {
 
   const ModelNode study = root.Map("study");
   spec.study_node = study;
-  for (const std::string& name : study.Strings("methods")) {
-    const auto& names = ExtensionNames();
-    const auto it = std::find_if(names.begin(), names.end(),
-                                 [&](const auto& entry) { return entry.first == name; });
-    if (it == names.end())
-      study.FailValue("methods", name, "must be wpod_tvd, pod_tvd, pod_forces or vibration_modes");
-    if (std::find(spec.methods.begin(), spec.methods.end(), it->second) != spec.methods.end())
-      study.FailValue("methods", name, "is given twice");
-    spec.methods.push_back(it->second);
-  }
-  for (double g : study.Doubles("modes", NonNegative())) {
-    if (g != std::floor(g))
-      study.FailValue("modes", std::to_string(g), "must be whole numbers of modes");
-    if (!spec.modes.empty() && g <= spec.modes.back())
-      study.FailValue("modes", std::to_string(static_cast<int>(g)),
-                      "must be ascending and distinct");
-    spec.modes.push_back(static_cast<int>(g));
-  }
+  spec.methods = study.EnumList("methods", ExtensionNames());
+  spec.modes = ReadModeCounts(study, "modes");
   for (const ModelNode& node : study.Maps("load_cases")) {
     LoadCase c;
     c.name = node.String("name");

@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -67,6 +68,22 @@ class ModelNode {
     for (const auto& [choice, value] : choices)
       if (choice == name) return value;
     FailValue(key, name, "must be one of " + Join(choices));
+  }
+
+  // A non-empty list of distinct names of `choices` (the message lists the valid names).
+  template <class E>
+  std::vector<E> EnumList(const std::string& key,
+                          const std::vector<std::pair<std::string, E>>& choices) const {
+    std::vector<E> values;
+    for (const std::string& name : Strings(key)) {
+      const auto it = std::find_if(choices.begin(), choices.end(),
+                                   [&](const auto& choice) { return choice.first == name; });
+      if (it == choices.end()) FailValue(key, name, "must be one of " + Join(choices));
+      if (std::find(values.begin(), values.end(), it->second) != values.end())
+        FailValue(key, name, "is given twice");
+      values.push_back(it->second);
+    }
+    return values;
   }
 
   // The keys of this mapping in file order (for mappings keyed by user names, e.g. the
