@@ -472,6 +472,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
           std::clamp(static_cast<int>(std::lround((record.t - options.t_start) / options.dt)), 0,
                      total_steps));
     };
+    std::cerr << "joint dynamics: run " << run.name << " (" << result.size << " coordinates, "
+              << (run.full ? "sparse" : "dense") << ") from t = " << options.t_start << " s\n";
     const Clock::time_point t = Clock::now();
     const VecX zero = VecX::Zero(system.size());
     result.transient = time::Integrate(system, options, zero, zero, observer);
