@@ -404,6 +404,60 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   for (reduction::JointModeMethod method : spec.methods) method_names.push_back(MethodKey(method));
   summary["methods"] = method_names;
 
+  // The summary of runs 0 .. count - 1 (and their times).
+  std::vector<RunResult> results(spec.runs.size());
+  std::optional<size_t> reference, full_run;  // known once every run is done
+  const auto runs_summary = [&](size_t count) {
+    nlohmann::json runs_json = nlohmann::json::array();
+    double reduced_seconds = 0.0;
+    for (size_t r = 0; r < count; ++r) {
+      const RunSpec& run = spec.runs[r];
+      const RunResult& result = results[r];
+      const time::TransientResult& tr = result.transient;
+      nlohmann::json j;
+      j["name"] = run.name;
+      j["method"] = run.full ? "full" : (run.method ? MethodKey(*run.method) : "cms");
+      j["g"] = run.g;
+      j["coordinates"] = result.size;
+      j["status"] = tr.status ? "ok" : "failed";
+      j["message"] = tr.status.message;
+      j["t_reached"] = tr.t_reached;
+      j["samples"] = result.history.time.size();
+      j["accepted_steps"] = tr.accepted_steps;
+      j["rejected_steps"] = tr.rejected_steps;
+      j["newton_iterations"] = tr.newton_iterations;
+      j["newton_iterations_per_step"] =
+          tr.accepted_steps > 0 ? double(tr.newton_iterations) / tr.accepted_steps : 0.0;
+      j["residual_evaluations"] = tr.residual_evaluations;
+      j["jacobian_evaluations"] = tr.jacobian_evaluations;
+      j["factorizations"] = tr.factorizations;
+      j["cpu_seconds"] = tr.cpu_seconds;
+      j["wall_seconds"] = result.wall_seconds;
+      j["reduce_seconds"] = result.reduce_seconds;
+      j["max_abs_measure"] = MaxAbs(result.history.measure);
+      j["max_gap_norm_m"] = MaxAbs(result.history.gap_norm);
+      j["reference"] = reference && r == *reference;
+      if (!result.measure_error.empty()) {
+        j["max_measure_error"] = MaxAbs(result.measure_error);
+        j["max_gap_norm_error"] = MaxAbs(result.gap_error);
+      }
+      if (full_run && !run.full && results[*full_run].transient.cpu_seconds > 0.0)
+        j["cpu_ratio_to_full"] = tr.cpu_seconds / results[*full_run].transient.cpu_seconds;
+      if (spec.field_runs.count(run.name)) j["contact_field_steps"] = result.field_steps;
+      j["energy"] = EnergySummary(tr.energy);
+      runs_json.push_back(std::move(j));
+      if (run.full)
+        times["full_run"] = result.wall_seconds;
+      else
+        reduced_seconds += result.wall_seconds + result.reduce_seconds;
+    }
+    times["reduced_runs"] = reduced_seconds;
+    return runs_json;
+  };
+  times["fe_mesh"] = model.times.mesh;
+  times["fe_assembly"] = model.times.assembly;
+  times["fe_pairing"] = model.times.pairing;
+
   // The runs.
   CsvWriter csv(out_dir / "histories.csv", {"run", "time", "measure", "gap_norm_m"});
   const std::filesystem::path fields_dir = out_dir / "contact_fields";
@@ -411,7 +465,6 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   const time::IntegratorOptions& options = spec.integrator;
   const int total_steps =
       std::max(1, static_cast<int>(std::lround((options.t_end - options.t_start) / options.dt)));
-  std::vector<RunResult> results(spec.runs.size());
   for (size_t r = 0; r < spec.runs.size(); ++r) {
     const RunSpec& run = spec.runs[r];
     RunResult& result = results[r];
@@ -486,10 +539,14 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
               << result.transient.accepted_steps << " steps, " << result.transient.cpu_seconds
               << " s CPU\n";
     WriteHistories(out_dir / "histories.h5", spec.runs, results, spec);
+    // A provisional summary: the runs so far (a long study that is stopped keeps them).
+    summary["status"] = "running";
+    summary["runs"] = runs_summary(r + 1);
+    summary["times_s"] = times;
+    WriteJson(out_dir / "summary.json", summary);
   }
 
   // The reference and the errors.
-  std::optional<size_t> reference;
   for (size_t r = 0; r < spec.runs.size(); ++r)
     if (spec.runs[r].full && results[r].transient.status) reference = r;
   if (!reference)
@@ -498,7 +555,6 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
           (!reference || spec.runs[r].g > spec.runs[*reference].g))
         reference = r;
   summary["reference"] = reference ? spec.runs[*reference].name : std::string("none");
-  std::optional<size_t> full_run;
   for (size_t r = 0; r < spec.runs.size(); ++r)
     if (spec.runs[r].full && results[r].transient.status) full_run = r;
 
@@ -578,55 +634,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
     }
   }
 
-  // Summary per run.
-  nlohmann::json runs_json = nlohmann::json::array();
-  double reduced_seconds = 0.0;
-  for (size_t r = 0; r < spec.runs.size(); ++r) {
-    const RunSpec& run = spec.runs[r];
-    const RunResult& result = results[r];
-    const time::TransientResult& tr = result.transient;
-    nlohmann::json j;
-    j["name"] = run.name;
-    j["method"] = run.full ? "full" : (run.method ? MethodKey(*run.method) : "cms");
-    j["g"] = run.g;
-    j["coordinates"] = result.size;
-    j["status"] = tr.status ? "ok" : "failed";
-    j["message"] = tr.status.message;
-    j["t_reached"] = tr.t_reached;
-    j["samples"] = result.history.time.size();
-    j["accepted_steps"] = tr.accepted_steps;
-    j["rejected_steps"] = tr.rejected_steps;
-    j["newton_iterations"] = tr.newton_iterations;
-    j["newton_iterations_per_step"] =
-        tr.accepted_steps > 0 ? double(tr.newton_iterations) / tr.accepted_steps : 0.0;
-    j["residual_evaluations"] = tr.residual_evaluations;
-    j["jacobian_evaluations"] = tr.jacobian_evaluations;
-    j["factorizations"] = tr.factorizations;
-    j["cpu_seconds"] = tr.cpu_seconds;
-    j["wall_seconds"] = result.wall_seconds;
-    j["reduce_seconds"] = result.reduce_seconds;
-    j["max_abs_measure"] = MaxAbs(result.history.measure);
-    j["max_gap_norm_m"] = MaxAbs(result.history.gap_norm);
-    j["reference"] = reference && r == *reference;
-    if (!result.measure_error.empty()) {
-      j["max_measure_error"] = MaxAbs(result.measure_error);
-      j["max_gap_norm_error"] = MaxAbs(result.gap_error);
-    }
-    if (full_run && !run.full && results[*full_run].transient.cpu_seconds > 0.0)
-      j["cpu_ratio_to_full"] = tr.cpu_seconds / results[*full_run].transient.cpu_seconds;
-    if (spec.field_runs.count(run.name)) j["contact_field_steps"] = result.field_steps;
-    j["energy"] = EnergySummary(tr.energy);
-    runs_json.push_back(std::move(j));
-    if (run.full)
-      times["full_run"] = result.wall_seconds;
-    else
-      reduced_seconds += result.wall_seconds + result.reduce_seconds;
-  }
-  times["reduced_runs"] = reduced_seconds;
-  times["fe_mesh"] = model.times.mesh;
-  times["fe_assembly"] = model.times.assembly;
-  times["fe_pairing"] = model.times.pairing;
-  summary["runs"] = runs_json;
+  summary["runs"] = runs_summary(spec.runs.size());
   return finish("");
 }
 
