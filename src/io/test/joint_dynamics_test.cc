@@ -7,7 +7,7 @@
 //     reported with where it failed, the results up to there are kept (exit code 3);
 //   - the README main example (examples/dynamics/friction_bar_step.yaml, reduced only) and
 //     the seed's dynamic study (examples/dynamics/friction_bar_dynamic_study.yaml): ctest
-//     label `long` (test names containing "Long", see CMakeLists.txt).
+//     label `long` (suites named ...Long, see CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <fstream>
