@@ -8,6 +8,7 @@
 //   ./build/bench/friction_bar_dynamics [t_end s = 0.1] [dt s = 1e-4] [mesh size m = 4e-3]
 //                                       [solver: auto | sparse_lu | umfpack_lu]
 //                                       [Newton iterations per step = 25]
+//                                       [line search: directional | residual_norm]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   const double h = argc > 3 ? std::atof(argv[3]) : 4e-3;
   const std::string solver = argc > 4 ? argv[4] : "auto";
   const int max_iterations = argc > 5 ? std::atoi(argv[5]) : 25;
+  const std::string search = argc > 6 ? argv[6] : "directional";
   bench::FrictionBarModel bar = bench::MakeFrictionBarModel(h, 50.0, 0.01);
   joint::JointedSystem& system = *bar.system;
   std::printf(
@@ -35,7 +37,15 @@ int main(int argc, char** argv) {
   options.dt = dt;
   options.t_end = t_end;
   options.output_interval = t_end / 20.0;
+  // Convergence relative to the load level and the tip deflection's scale: from rest the
+  // joint first moves by rounding-level amounts (time/integrator.h, force_scale).
+  options.force_scale = 50.0;
+  options.position_scale = 1e-2;
+  options.newton.residual_tolerance = 1e-6;
+  options.newton.increment_tolerance = 1e-8;
   options.newton.max_iterations = max_iterations;
+  options.newton.line_search = search == "residual_norm" ? solvers::LineSearch::kResidualNorm
+                                                         : solvers::LineSearch::kDirectional;
   options.newton.linear_solver = solver == "sparse_lu"    ? solvers::LinearSolverKind::kSparseLU
                                  : solver == "umfpack_lu" ? solvers::LinearSolverKind::kUmfpackLU
                                                           : solvers::LinearSolverKind::kAuto;

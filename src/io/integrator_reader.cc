@@ -51,6 +51,8 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
   o.dt_max = node.Double("dt_max", std::max(o.dt_max, o.dt), Positive());
   o.error_tolerance = node.Double("error_tolerance", o.error_tolerance, Positive());
   o.max_step_cuts = node.Int("max_step_cuts", o.max_step_cuts, AtLeast(0));
+  o.position_scale = node.Double("position_scale", o.position_scale, Positive());
+  o.force_scale = node.Double("force_scale", o.force_scale, NonNegative());
 
   if (const auto newton = node.OptionalMap("newton")) {
     auto& n = o.newton;
@@ -58,7 +60,11 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
     n.increment_tolerance =
         newton->Double("increment_tolerance", n.increment_tolerance, Positive());
     n.max_iterations = newton->Int("max_iterations", n.max_iterations, AtLeast(1));
-    n.line_search = newton->Bool("line_search", n.line_search);
+    if (newton->Has("line_search"))
+      n.line_search = newton->Enum<solvers::LineSearch>(
+          "line_search", {{"none", solvers::LineSearch::kNone},
+                          {"residual_norm", solvers::LineSearch::kResidualNorm},
+                          {"directional", solvers::LineSearch::kDirectional}});
     n.max_backtracks = newton->Int("max_backtracks", n.max_backtracks, AtLeast(0));
     n.reuse_contraction =
         newton->Double("reuse_contraction", n.reuse_contraction,
@@ -67,7 +73,8 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
       n.linear_solver = newton->Enum<solvers::LinearSolverKind>(
           "linear_solver", {{"auto", solvers::LinearSolverKind::kAuto},
                             {"dense_lu", solvers::LinearSolverKind::kDenseLU},
-                            {"sparse_lu", solvers::LinearSolverKind::kSparseLU}});
+                            {"sparse_lu", solvers::LinearSolverKind::kSparseLU},
+                            {"umfpack_lu", solvers::LinearSolverKind::kUmfpackLU}});
     newton->Finish();
   }
   if (const auto pn = node.OptionalMap("post_newton")) {

@@ -307,12 +307,16 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   if (spec.rayleigh_alpha > 0.0 || spec.rayleigh_beta > 0.0)
     matrices.damping = joint::RayleighDamping(matrices.mass, matrices.stiffness,
                                               spec.rayleigh_alpha, spec.rayleigh_beta);
+  // No touch band (joint_operator.h) in dynamics: the mass keeps the step's tangent
+  // regular, and a band whose tangent the residual lacks holds Newton to linear
+  // convergence while the joint moves by less than the band (the first steps from rest).
   std::vector<joint::JointOperator> operators;
   for (size_t j = 0; j < spec.joints.size(); ++j)
     operators.emplace_back(contacts[j].relative, contacts[j].mesh.initial_gap,
                            contacts[j].mesh.area,
                            joint::JointLaws{.normal = spec.joints[j].contact.normal_law,
-                                            .tangential = spec.joints[j].friction});
+                                            .tangential = spec.joints[j].friction},
+                           joint::JointOptions{.touch_band = 0.0});
   const solvers::SparseMatrix stiffness = matrices.stiffness;
   const solvers::SparseMatrix mass = matrices.mass;
   joint::JointedSystem full_system(std::move(matrices), std::move(operators), loads);

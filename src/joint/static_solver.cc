@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "solvers/line_search.h"
 #include "solvers/option_check.h"
 #include "solvers/sparse_cholesky.h"
 
@@ -14,9 +15,6 @@ namespace jointdyn::joint {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr double kLineSearch = 0.25;  // accepted |s(alpha)| / |s(0)| (see LineSearch)
-constexpr int kMaxLineSearch = 12;    // regula falsi evaluations per Newton update
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -97,42 +95,23 @@ class Newton {
     return Status::Ok();
   }
 
-  // Moves q along the Newton direction dq to q + alpha dq, where the residual is (nearly)
-  // orthogonal to dq: s(alpha) = r(q + alpha dq) . dq, s(0) < 0, |s(alpha)| <= kLineSearch
-  // |s(0)| (alpha = 1 when s(1) <= kLineSearch |s(0)|), by regula falsi (Illinois) on
-  // [0, 1]. For frictionless penalty contact s is the derivative of the convex potential
-  // along dq: this is an energy line search, which stops Newton from cycling between
-  // contact sets. Leaves r and scale at the new q; increment_norm = ||alpha dq||_inf.
+  // Moves q along the Newton direction dq by the directional (energy) line search
+  // (solvers/line_search.h): for frictionless penalty contact s(alpha) = r . dq is the
+  // derivative of the convex potential along dq, and the search stops Newton from cycling
+  // between contact sets. Leaves r and scale at the new q; increment_norm = ||alpha dq||_inf.
   Status LineSearch(const VecX& external, const VecX& dq, VecX& q, VecX& r, double& scale,
                     double& increment_norm) {
-    const double s0 = r.dot(dq);
     const VecX start = q;
-    double alpha = 1.0;
-    q = start + dq;
-    if (Status status = Residual(q, external, r, scale); !status) return status;
-    double s = r.dot(dq);
-    if (s0 < 0.0 && s > kLineSearch * -s0) {
-      double a = 0.0, sa = s0, b = 1.0, sb = s;
-      int side = 0;  // +1: b was kept last time, -1: a was kept (Illinois halving)
-      for (int k = 0; k < kMaxLineSearch && std::abs(s) > kLineSearch * -s0; ++k) {
-        alpha = a - sa * (b - a) / (sb - sa);
-        q = start + alpha * dq;
-        if (Status status = Residual(q, external, r, scale); !status) return status;
-        ++result_.line_search_evaluations;
-        s = r.dot(dq);
-        if (s < 0.0) {
-          a = alpha, sa = s;
-          if (side == 1) sb *= 0.5;
-          side = 1;
-        } else {
-          b = alpha, sb = s;
-          if (side == -1) sa *= 0.5;
-          side = -1;
-        }
-      }
-    }
-    increment_norm = alpha * dq.lpNorm<Eigen::Infinity>();
-    return Status::Ok();
+    const solvers::DirectionalSearchResult search = solvers::DirectionalLineSearch(
+        r.dot(dq), dq,
+        [&](double alpha, VecX& residual) {
+          q = start + alpha * dq;
+          return Residual(q, external, residual, scale);
+        },
+        r);
+    result_.line_search_evaluations += search.evaluations - 1;
+    increment_norm = search.alpha * dq.lpNorm<Eigen::Infinity>();
+    return search.status;
   }
 
   // dq = -A^-1 r with A the tangent at the last Residual() state.

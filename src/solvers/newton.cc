@@ -5,12 +5,15 @@
 #include <string>
 
 #include "core/error.h"
+#include "solvers/line_search.h"
 #include "solvers/option_check.h"
 
 namespace jointdyn::solvers {
 namespace {
 
 constexpr double kArmijo = 1e-4;  // sufficient decrease: r(x + l dx) <= (1 - kArmijo l) r(x)
+// Directional search: a step below this fraction of dx is taken as stuck at a kink.
+constexpr double kMinDirectionalStep = 1e-2;
 
 double ScaledMaxNorm(const VecX& v, const VecX& scale) {
   return (v.array().abs() / scale.array()).maxCoeff();
@@ -119,16 +122,39 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     double r_trial = std::numeric_limits<double>::infinity();
     Status trial_status;
     bool accepted = false;
-    for (int backtrack = 0;; ++backtrack) {
-      x_trial = x + lambda * dx;
-      trial_status = evaluate(x_trial, f_trial, jacobian_with_trial);
-      if (trial_status) {
-        r_trial = ScaledMaxNorm(f_trial, residual_scale);
-        accepted = !options_.line_search || r_trial <= (1.0 - kArmijo * lambda) * r ||
-                   r_trial <= options_.residual_tolerance;
+    if (options_.line_search == LineSearch::kDirectional) {
+      // Full Newton evaluates the Jacobian with the full step (usually accepted), and at
+      // the accepted point again when the search moved elsewhere.
+      auto at = [&](double alpha, VecX& residual) {
+        x_trial = x + alpha * dx;
+        return evaluate(x_trial, residual, jacobian_with_trial && alpha == 1.0);
+      };
+      const DirectionalSearchResult search = DirectionalLineSearch(f.dot(dx), dx, at, f_trial);
+      lambda = search.alpha;
+      trial_status = search.status;
+      if (trial_status && lambda < kMinDirectionalStep) {
+        // A kink at x (friction, or a contact switch right at the start) makes s jump to
+        // > 0: no progress along dx this way. The full step leaves the kink.
+        lambda = 1.0;
+        trial_status = at(lambda, f_trial);
+      } else if (trial_status && jacobian_with_trial && lambda != 1.0) {
+        trial_status = evaluate(x_trial, f_trial, true);
       }
-      if (accepted || !options_.line_search || backtrack == options_.max_backtracks) break;
-      lambda *= 0.5;
+      if (trial_status) r_trial = ScaledMaxNorm(f_trial, residual_scale);
+      accepted = trial_status.ok;
+    } else {
+      const bool search = options_.line_search == LineSearch::kResidualNorm;
+      for (int backtrack = 0;; ++backtrack) {
+        x_trial = x + lambda * dx;
+        trial_status = evaluate(x_trial, f_trial, jacobian_with_trial);
+        if (trial_status) {
+          r_trial = ScaledMaxNorm(f_trial, residual_scale);
+          accepted = !search || r_trial <= (1.0 - kArmijo * lambda) * r ||
+                     r_trial <= options_.residual_tolerance;
+        }
+        if (accepted || !search || backtrack == options_.max_backtracks) break;
+        lambda *= 0.5;
+      }
     }
     if (!accepted) {
       if (!fresh) {  // the kept Jacobian may be too stale: refactor here and repeat

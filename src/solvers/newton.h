@@ -10,12 +10,20 @@
 
 namespace jointdyn::solvers {
 
+enum class LineSearch {
+  kNone,          // full steps
+  kResidualNorm,  // backtracking on the scaled residual norm (Armijo)
+  kDirectional,   // to where the residual is orthogonal to the step (line_search.h): for
+                  // residuals that are gradients of a potential, such as implicit steps of
+                  // structures with stiff penalty contact
+};
+
 struct NewtonOptions {
   double residual_tolerance = 1e-8;    // converged when max_i |F_i| / ResidualScale_i <= this [-]
   double increment_tolerance = 1e-10;  // ... and max_i |dx_i| / UnknownScale_i <= this [-]
   int max_iterations = 25;             // iterations per Solve(), >= 1
-  bool line_search = true;             // backtracking on the scaled residual norm
-  int max_backtracks = 8;              // halvings per iteration, >= 0
+  LineSearch line_search = LineSearch::kResidualNorm;
+  int max_backtracks = 8;  // kResidualNorm: halvings per iteration, >= 0
   // Modified Newton: keep the factored Jacobian while the scaled residual norm falls at
   // least by this factor per iteration; refactor when convergence slows. 0 = full Newton
   // (refactor every iteration, except that once the residual meets its tolerance the
@@ -42,12 +50,13 @@ class NewtonSolver {
   explicit NewtonSolver(const NewtonOptions& options);
   // Solves model(x) = 0 starting from x (updated in place). With reuse_contraction > 0 a
   // factorization kept from an earlier Solve() on a model of the same size is tried first.
-  // Iteration k solves J dx = -F(x_k) and backtracks x_k + lambda dx (lambda = 1, 1/2, ...)
-  // until the scaled residual norm r falls by the Armijo factor (1 - 1e-4 lambda) or below
-  // the tolerance; a failed evaluation also backtracks. Converged when, after an update,
-  // both the residual and the applied increment meet their tolerances. A line search that
-  // fails with a reused (stale) Jacobian refactors at x_k and repeats the iteration.
-  // On success the last model.Evaluate() call was at the returned x (models that keep
+  // Iteration k solves J dx = -F(x_k) and, with kResidualNorm, backtracks x_k + lambda dx
+  // (lambda = 1, 1/2, ...) until the scaled residual norm r falls by the Armijo factor
+  // (1 - 1e-4 lambda) or below the tolerance (a failed evaluation also backtracks); with
+  // kDirectional it takes the step of DirectionalLineSearch (no monotone residual norm). Converged
+  // when, after an update, both the residual and the applied increment meet their tolerances. A
+  // line search that fails with a reused (stale) Jacobian refactors at x_k and repeats the
+  // iteration. On success the last model.Evaluate() call was at the returned x (models that keep
   // trial state, such as a time step's history, rely on this).
   NewtonResult Solve(ResidualModel& model, VecX& x);
   // Forgets the kept factorization (e.g. after the step size changed).

@@ -131,8 +131,8 @@ class StepModel final : public solvers::ResidualModel {
   int size() const override { return n_ + m_; }
 
   // Prepares the step from `start` to t_next with the scales of integrator.h.
-  void Begin(const State& start, double t_next, const Magnitudes& magnitudes,
-             double position_floor) {
+  void Begin(const State& start, double t_next, const Magnitudes& magnitudes, double position_floor,
+             double force_floor) {
     start_ = &start;
     const double h = t_next - start.t;
     h_ = h;
@@ -146,8 +146,8 @@ class StepModel final : public solvers::ResidualModel {
     fixed_ = w_.mass_old * (system_.mass() * start.a) +
              w_.force_old * (start.viscous + start.constraint - start.external) +
              w_.internal_old * start.internal - w_.force_new * external_;
-    force_scale_ =
-        Positive(std::max({magnitudes.force, magnitudes.momentum / h, MaxAbs(external_)}));
+    force_scale_ = Positive(
+        std::max({force_floor, magnitudes.force, magnitudes.momentum / h, MaxAbs(external_)}));
     position_scale_ = std::max(position_floor, magnitudes.position);
     cq_scale_ = start.max_abs_cq > 0.0 ? start.max_abs_cq : 1.0;
   }
@@ -378,6 +378,8 @@ Status IntegratorOptions::Validate() const {
                        "to beta - 1/6)"),
            CheckOption(position_scale > 0.0 && std::isfinite(position_scale),
                        "integrator.position_scale", position_scale, "must be > 0"),
+           CheckOption(force_scale >= 0.0 && std::isfinite(force_scale), "integrator.force_scale",
+                       force_scale, "must be >= 0"),
            CheckOption(max_step_cuts >= 0, "integrator.max_step_cuts", max_step_cuts,
                        "must be >= 0"),
            CheckOption(post_newton_tolerance >= 0.0 && std::isfinite(post_newton_tolerance),
@@ -480,7 +482,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     if (std::abs(t_next - state.t - h_step) > 1e-9 * h_step) newton.InvalidateJacobian();
     h_step = t_next - state.t;
 
-    model.Begin(state, t_next, magnitudes, options.position_scale);
+    model.Begin(state, t_next, magnitudes, options.position_scale, options.force_scale);
     x = model.Predictor();
     const Status status = SolveStep(model, newton, system, options, x, result);
     if (!status) {

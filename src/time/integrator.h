@@ -20,14 +20,13 @@
 // replaced by the discrete gradient the system returns (StepPoint::discrete_gradient).
 //
 // Scales: positions relative to S = max(position_scale, largest |q_i| so far); forces
-// relative to the largest |f_ext|, |C v + f_int|, |M a| or max|M_ij| |v| / h so far (the
-// last is the force that stops the motion within a step: a residual r changes the end
-// velocity by about gamma h r / M, so the residual test bounds the velocity error
-// relative to |v|). Newton's residual is scaled by the force scale (constraint rows by
-// S max|C_q|), its position increment by S.
-// Adaptive steps: the local error estimate (Zienkiewicz-Xie) is
-// e = |beta - 1/6| h^2 max_i |a+_i - a_i| / (S error_tolerance); a step with e > 1 is
-// rejected (unless h = dt_min), and the next step is h clamp(0.9 e^(-1/3), 0.2, 2).
+// relative to force_scale or the largest |f_ext|, |C v + f_int|, |M a| or max|M_ij| |v| / h so far
+// (the last is the force that stops the motion within a step: a residual r changes the end velocity
+// by about gamma h r / M, so the residual test bounds the velocity error relative to |v|). Newton's
+// residual is scaled by the force scale (constraint rows by S max|C_q|), its position increment by
+// S. Adaptive steps: the local error estimate (Zienkiewicz-Xie) is e = |beta - 1/6| h^2 max_i |a+_i
+// - a_i| / (S error_tolerance); a step with e > 1 is rejected (unless h = dt_min), and the next
+// step is h clamp(0.9 e^(-1/3), 0.2, 2).
 #pragma once
 
 #include <functional>
@@ -62,7 +61,12 @@ struct IntegratorOptions {
   double dt_max = 1e-1;           // [s], >= dt
   double error_tolerance = 1e-4;  // local error per step, scaled by position magnitudes [-]
   double position_scale = 1e-6;   // smallest position scale S [m] (starts from rest), > 0
-  int max_step_cuts = 12;         // consecutive cuts (halvings) of one step before giving up
+  // Smallest force scale [N], >= 0: the residual test is relative to at least this force.
+  // Set it to the load level for runs that start from rest under a slowly rising load on
+  // a structure with contact: the first steps' forces are tiny, and the contact status of
+  // pairs that move by rounding-level amounts would otherwise decide their convergence.
+  double force_scale = 0.0;
+  int max_step_cuts = 12;  // consecutive cuts (halvings) of one step before giving up
 
   solvers::NewtonOptions newton;
   double post_newton_tolerance = 1e-6;  // switching error accepted [N], >= 0

@@ -6,6 +6,8 @@
 #include <functional>
 #include <vector>
 
+#include "solvers/line_search.h"
+
 namespace jointdyn::solvers {
 namespace {
 
@@ -95,13 +97,13 @@ FunctionModel Atan() {
 TEST(Newton, LineSearchRescuesDivergingFullSteps) {
   FunctionModel model = Atan();
   NewtonOptions options;
-  options.line_search = false;
+  options.line_search = LineSearch::kNone;
   VecX x = VecX::Constant(1, 3.0);
   const NewtonResult diverged = NewtonSolver(options).Solve(model, x);
   EXPECT_FALSE(diverged.status);
   EXPECT_GT(diverged.residual_history.at(1), diverged.residual_history.at(0));  // grows
 
-  options.line_search = true;
+  options.line_search = LineSearch::kResidualNorm;
   x = VecX::Constant(1, 3.0);
   const NewtonResult rescued = NewtonSolver(options).Solve(model, x);
   ASSERT_TRUE(rescued.status) << rescued.status.message;
@@ -283,6 +285,92 @@ TEST(Newton, OptionsValidate) {
   options = {};
   options.max_backtracks = -1;
   EXPECT_EQ(options.Validate().message, "newton.max_backtracks = -1: must be >= 0");
+}
+
+}  // namespace
+}  // namespace jointdyn::solvers
+
+namespace jointdyn::solvers {
+namespace {
+
+// r(x) = x - 1 + k max(x - 1/2, 0): the gradient of a soft spring with a stiff penalty
+// wall at x = 1/2; the minimum is at x* = (1 + k/2) / (1 + k).
+constexpr double kWall = 1e6;
+double WallResidual(double x) { return x - 1.0 + kWall * std::max(x - 0.5, 0.0); }
+const double kWallSolution = (1.0 + 0.5 * kWall) / (1.0 + kWall);
+
+TEST(DirectionalLineSearch, StopsAtThePenaltyWallAlongTheSoftStep) {
+  // From x = 0 the soft branch's Newton step dx = 1 runs deep into the wall.
+  const VecX dx = VecX::Constant(1, 1.0);
+  VecX r(1);
+  double x = 0.0;
+  const DirectionalSearchResult search = DirectionalLineSearch(
+      WallResidual(0.0), dx,
+      [&](double alpha, VecX& residual) {
+        x = alpha;
+        residual(0) = WallResidual(x);
+        return Status::Ok();
+      },
+      r);
+  ASSERT_TRUE(search.status);
+  EXPECT_EQ(x, search.alpha);  // the last evaluation is at the returned step
+  EXPECT_LE(std::abs(r(0)), 0.25 * std::abs(WallResidual(0.0)));
+  EXPECT_NEAR(x, kWallSolution, 0.25 / kWall);
+  EXPECT_GT(search.evaluations, 1);
+  EXPECT_LE(search.evaluations, 31);
+}
+
+TEST(DirectionalLineSearch, TakesTheFullStepWhenItIsNoDescentDirection) {
+  VecX r(1);
+  const DirectionalSearchResult search = DirectionalLineSearch(
+      1.0, VecX::Constant(1, 1.0),
+      [](double, VecX& residual) {
+        residual(0) = 5.0;
+        return Status::Ok();
+      },
+      r);
+  EXPECT_EQ(search.alpha, 1.0);
+  EXPECT_EQ(search.evaluations, 1);
+}
+
+TEST(Newton, DirectionalLineSearchSolvesAStiffObstacleChain) {
+  // n masses on springs k = 1 in a chain (fixed ends), pulled down by unit loads onto a
+  // stiff penalty obstacle at -0.1 under every other mass: a piecewise-linear, convex
+  // problem whose contact set Newton must find. Check: residual zero, and the contact
+  // set's forces balance the load.
+  const int n = 12;
+  const double penalty = 1e8;
+  auto residual = [&](const VecX& x, VecX& f) {
+    for (int i = 0; i < n; ++i) {
+      const double left = i > 0 ? x(i - 1) : 0.0, right = i + 1 < n ? x(i + 1) : 0.0;
+      f(i) = 2.0 * x(i) - left - right + 1.0;
+      if (i % 2 == 0) f(i) += penalty * std::min(x(i) + 0.1, 0.0);
+    }
+    return Status::Ok();
+  };
+  auto jacobian = [&](const VecX& x) {
+    MatX j = MatX::Zero(n, n);
+    for (int i = 0; i < n; ++i) {
+      j(i, i) = 2.0 + (i % 2 == 0 && x(i) + 0.1 < 0.0 ? penalty : 0.0);
+      if (i > 0) j(i, i - 1) = -1.0;
+      if (i + 1 < n) j(i, i + 1) = -1.0;
+    }
+    return j;
+  };
+  FunctionModel model(n, residual, jacobian);
+  NewtonOptions options;
+  options.line_search = LineSearch::kDirectional;
+  options.residual_tolerance = 1e-8;  // the rounding of x (1e-17) times the penalty is 1e-9
+  options.increment_tolerance = 1e-12;
+  VecX x = VecX::Zero(n);
+  const NewtonResult result = NewtonSolver(options).Solve(model, x);
+  ASSERT_TRUE(result.status) << result.status.message;
+  VecX f(n);
+  ASSERT_TRUE(residual(x, f));
+  EXPECT_LE(f.lpNorm<Eigen::Infinity>(), 1e-8);
+  // Without the obstacle the chain would sag to -i (n + 1 - i) / 2, far below -0.1: the
+  // obstacle carries every mass above it, within a few load / penalty = 1e-8 of it.
+  for (int i = 0; i < n; i += 2) EXPECT_NEAR(x(i), -0.1, 1e-7);
 }
 
 }  // namespace
