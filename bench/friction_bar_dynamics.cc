@@ -38,11 +38,14 @@ int main(int argc, char** argv) {
   options.t_end = t_end;
   options.output_interval = t_end / 20.0;
   // Convergence relative to the load level and the tip deflection's scale: from rest the
-  // joint first moves by rounding-level amounts (time/integrator.h, force_scale).
+  // joint first moves by rounding-level amounts (time/integrator.h, force_scale). The
+  // three-parameter Coulomb law's stick/slip switch makes Newton cycle at scaled residuals
+  // of 1e-6 .. 3e-5 (measured on this model): the tolerances sit above that cycle (5 mN of
+  // the 50 N load, 10 nm of the ~25 mm tip deflection).
   options.force_scale = 50.0;
   options.position_scale = 1e-2;
-  options.newton.residual_tolerance = 1e-6;
-  options.newton.increment_tolerance = 1e-8;
+  options.newton.residual_tolerance = 1e-4;
+  options.newton.increment_tolerance = 1e-6;
   options.newton.max_iterations = max_iterations;
   options.newton.line_search = search == "residual_norm" ? solvers::LineSearch::kResidualNorm
                                                          : solvers::LineSearch::kDirectional;
