@@ -39,7 +39,7 @@ case "${1:-}" in
   example)
     install_missing
     build
-    "$BUILD_DIR/app/jointdyn" run examples/hysteresis/coulomb_1d.yaml --out out/coulomb_1d
+    "$BUILD_DIR/app/jointdyn" run examples/dynamics/friction_bar_step.yaml --out out/friction_bar_step
     ;;
   test)
     install_missing
