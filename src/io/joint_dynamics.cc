@@ -65,9 +65,7 @@ struct DynamicsSpec {
   std::vector<DynamicLoad> loads;
   double rayleigh_alpha = 0.0;  // [1/s]
   double rayleigh_beta = 0.0;   // [s]
-  std::vector<std::string> boundary;
-  int vibration_modes = 10;
-  reduction::FreeFreeOptions free_free;
+  CmsSpec cms;
   JointModeSpec joint_modes;
   bool full = false;
   std::vector<reduction::JointModeMethod> methods;
@@ -131,17 +129,8 @@ DynamicsSpec ReadDynamics(const ModelNode& root) {
 
   const ModelNode reduction = root.Map("reduction");
   spec.reduction_node = reduction;
-  spec.boundary = reduction.Strings("boundary");
-  spec.vibration_modes = reduction.Int("vibration_modes", spec.vibration_modes, NonNegative());
-  spec.free_free.rigid_ratio =
-      reduction.Double("rigid_ratio", spec.free_free.rigid_ratio,
-                       Rule{[](double x) { return x > 0.0 && x < 1.0; }, "must be in (0, 1)"});
-  const ModelNode joint_modes = reduction.Map("joint_modes");
-  for (const char* key : {"method", "modes", "ratio"})
-    if (joint_modes.Has(key))
-      joint_modes.FailValue(key, "(given)",
-                            "a joint-dynamics study takes its methods and mode counts from "
-                            "study.methods and study.modes; remove the key");
+  spec.cms = ReadCmsSpec(reduction);
+  const ModelNode joint_modes = StudyJointModes(reduction, "a joint-dynamics study");
   // The TVDs' normal law defaults to the normal law of the joint on the same contact.
   std::shared_ptr<const laws::NormalLaw> joint_law;
   if (joint_modes.Has("contact")) {
@@ -279,13 +268,13 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   const fe::DofMap& dofs = *model.dofs;
   std::vector<reduction::BoundaryDof> boundary;
   try {
-    boundary = reduction::ReferenceNodeBoundary(dofs, spec.boundary);
+    boundary = reduction::ReferenceNodeBoundary(dofs, spec.cms.boundary);
   } catch (const InputError& error) {
     reduction_node.Rethrow(error);
   }
   const int interior = dofs.num_free_dofs() - static_cast<int>(boundary.size());
-  if (spec.vibration_modes >= interior)
-    reduction_node.FailValue("vibration_modes", std::to_string(spec.vibration_modes),
+  if (spec.cms.vibration_modes >= interior)
+    reduction_node.FailValue("vibration_modes", std::to_string(spec.cms.vibration_modes),
                              "must be < the interior DOFs (" + std::to_string(interior) + ")");
   const int measure_dof = FreeDofIndex(model, spec.measure);
   std::vector<int> output_dofs;
@@ -362,8 +351,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   std::optional<CmsBasis> basis;
   std::map<reduction::JointModeMethod, reduction::ReductionBasis> extended;
   if (reduced) {
-    basis = BuildCmsBasis(stiffness, mass, boundary, spec.vibration_modes, spec.vibration_modes,
-                          spec.free_free, "joint dynamics");
+    basis = BuildCmsBasis(stiffness, mass, boundary, spec.cms.vibration_modes,
+                          spec.cms.vibration_modes, spec.cms.free_free, "joint dynamics");
     times["craig_bampton"] = basis->cb.factor_seconds + basis->cb.eigen_seconds +
                              basis->cb.constraint_seconds + basis->cb.projection_seconds;
     if (!basis->status) return finish("CMS basis: " + basis->status.message);
@@ -371,8 +360,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
     std::cerr << "joint dynamics: CMS basis " << reduction::Describe(basis->cms.basis) << "\n";
     summary["cms"] = {{"m", m},
                       {"basis", reduction::Describe(basis->cms.basis)},
-                      {"boundary", spec.boundary},
-                      {"vibration_modes", spec.vibration_modes},
+                      {"boundary", spec.cms.boundary},
+                      {"vibration_modes", spec.cms.vibration_modes},
                       {"rigid_modes_removed", basis->cms.rigid_modes}};
     const int g_max = spec.modes.back();
     if (g_max > 0) {

@@ -360,4 +360,25 @@ double RelativePressureError(const std::vector<joint::PairOutput>& reduced,
   return std::sqrt(difference / reference);
 }
 
+CmsSpec ReadCmsSpec(const ModelNode& reduction) {
+  CmsSpec spec;
+  spec.boundary = reduction.Strings("boundary");
+  spec.vibration_modes = reduction.Int("vibration_modes", spec.vibration_modes, NonNegative());
+  spec.free_free.rigid_ratio =
+      reduction.Double("rigid_ratio", spec.free_free.rigid_ratio,
+                       Rule{[](double x) { return x > 0.0 && x < 1.0; }, "must be in (0, 1)"});
+  return spec;
+}
+
+ModelNode StudyJointModes(const ModelNode& reduction, const std::string& study) {
+  const ModelNode joint_modes = reduction.Map("joint_modes");
+  for (const char* key : {"method", "modes", "ratio"})
+    if (joint_modes.Has(key))
+      joint_modes.FailValue(key, "(given)",
+                            study +
+                                " takes its methods and mode counts from study.methods "
+                                "and study.modes; remove the key");
+  return joint_modes;
+}
+
 }  // namespace jointdyn::io

@@ -184,6 +184,20 @@ JointModeStageResult RunJointModeStage(
 // `boundary` (a study that adds vibration modes computes them in the same Lanczos run),
 // then the CMS basis: the first `vibration_modes` fixed-interface modes and the constraint
 // modes, orthogonalized to free-free modes (m vectors). Progress on stderr as "<label>: ..".
+// The reduction keys of the studies (joint_mode_study, joint_dynamics): `boundary`
+// (reference nodes), `vibration_modes` (v), `rigid_ratio` (free-free orthogonalization).
+struct CmsSpec {
+  std::vector<std::string> boundary;
+  int vibration_modes = 10;  // v of the CMS basis
+  reduction::FreeFreeOptions free_free;
+};
+CmsSpec ReadCmsSpec(const ModelNode& reduction);
+
+// reduction.joint_modes of a study, which takes its methods and mode counts from
+// study.methods and study.modes: `method`, `modes` and `ratio` are refused (InputError
+// naming `study`, e.g. "a joint-mode study").
+ModelNode StudyJointModes(const ModelNode& reduction, const std::string& study);
+
 struct CmsBasis {
   Status status;                     // failure of Craig-Bampton or of the orthogonalization
   reduction::CraigBamptonResult cb;  // with its K_ii factor for the TVDs

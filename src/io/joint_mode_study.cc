@@ -81,9 +81,7 @@ struct LoadCase {
 struct StudySpec {
   std::string title;
   FeModelSpec fe;
-  std::vector<std::string> boundary;
-  int vibration_modes = 10;  // v of the CMS basis
-  reduction::FreeFreeOptions free_free;
+  CmsSpec cms;
   JointModeSpec joint;
   std::vector<Extension> methods;
   std::vector<int> modes;  // g values, ascending, distinct
@@ -98,17 +96,8 @@ StudySpec ReadStudy(const ModelNode& root) {
   spec.fe = ReadFeModelSpec(root);
   const ModelNode reduction = root.Map("reduction");
   spec.reduction_node = reduction;
-  spec.boundary = reduction.Strings("boundary");
-  spec.vibration_modes = reduction.Int("vibration_modes", spec.vibration_modes, NonNegative());
-  spec.free_free.rigid_ratio =
-      reduction.Double("rigid_ratio", spec.free_free.rigid_ratio,
-                       Rule{[](double x) { return x > 0.0 && x < 1.0; }, "must be in (0, 1)"});
-  const ModelNode joint = reduction.Map("joint_modes");
-  for (const char* key : {"method", "modes", "ratio"})
-    if (joint.Has(key))
-      joint.FailValue(key, "(given)",
-                      "a joint-mode study takes its methods and mode counts from study.methods "
-                      "and study.modes; remove the key");
+  spec.cms = ReadCmsSpec(reduction);
+  const ModelNode joint = StudyJointModes(reduction, "a joint-mode study");
   spec.joint = ReadJointModeSpec(joint, spec.fe);
   reduction.Finish();
 
@@ -205,7 +194,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   const fe::DofMap& dofs = *model.dofs;
   std::vector<reduction::BoundaryDof> boundary;
   try {
-    boundary = reduction::ReferenceNodeBoundary(dofs, spec.boundary);
+    boundary = reduction::ReferenceNodeBoundary(dofs, spec.cms.boundary);
   } catch (const InputError& error) {
     reduction_node.Rethrow(error);
   }
@@ -213,7 +202,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   const bool vibration = std::find(spec.methods.begin(), spec.methods.end(),
                                    Extension::kVibrationModes) != spec.methods.end();
   const int g_max = spec.modes.back();
-  const int v_max = spec.vibration_modes + (vibration ? g_max : 0);
+  const int v_max = spec.cms.vibration_modes + (vibration ? g_max : 0);
   const int interior = dofs.num_free_dofs() - b;
   if (v_max >= interior)
     study_node.FailValue("modes", std::to_string(g_max),
@@ -272,8 +261,8 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
 
   // Craig-Bampton with every vibration mode any g needs; the CMS basis is its first v
   // fixed-interface modes and the constraint modes, orthogonalized to free-free modes.
-  const CmsBasis basis = BuildCmsBasis(stiffness, mass, boundary, spec.vibration_modes, v_max,
-                                       spec.free_free, "joint-mode study");
+  const CmsBasis basis = BuildCmsBasis(stiffness, mass, boundary, spec.cms.vibration_modes, v_max,
+                                       spec.cms.free_free, "joint-mode study");
   const reduction::CraigBamptonResult& cb = basis.cb;
   const reduction::FreeFreeResult& cms = basis.cms;
   times["factor"] = cb.factor_seconds;
@@ -299,7 +288,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
       // span the Craig-Bampton basis with v + g vibration modes.
       MatX v(cms.basis.num_dofs(), m + g_max);
       v.leftCols(m) = cms.basis.vectors;
-      v.rightCols(g_max) = cb.basis.vectors.middleCols(spec.vibration_modes, g_max);
+      v.rightCols(g_max) = cb.basis.vectors.middleCols(spec.cms.vibration_modes, g_max);
       bases[method] = Project(v, m, stiffness, contact, loads, measure_dofs);
       continue;
     }
@@ -421,8 +410,8 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   summary["message"] = message;
   summary["cms"] = {{"m", m},
                     {"basis", reduction::Describe(cms.basis)},
-                    {"boundary", spec.boundary},
-                    {"vibration_modes", spec.vibration_modes},
+                    {"boundary", spec.cms.boundary},
+                    {"vibration_modes", spec.cms.vibration_modes},
                     {"rigid_modes_removed", cms.rigid_modes}};
   summary["pov"] = pov_json;
   summary["load_cases"] = cases_json;
