@@ -266,12 +266,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   const ModelNode& reduction_node = *spec.reduction_node;
   const FeModel model = BuildFeModel(spec.fe);
   const fe::DofMap& dofs = *model.dofs;
-  std::vector<reduction::BoundaryDof> boundary;
-  try {
-    boundary = reduction::ReferenceNodeBoundary(dofs, spec.cms.boundary);
-  } catch (const InputError& error) {
-    reduction_node.Rethrow(error);
-  }
+  const std::vector<reduction::BoundaryDof> boundary =
+      ReadBoundaryDofs(reduction_node, dofs, spec.cms.boundary);
   const int interior = dofs.num_free_dofs() - static_cast<int>(boundary.size());
   if (spec.cms.vibration_modes >= interior)
     reduction_node.FailValue("vibration_modes", std::to_string(spec.cms.vibration_modes),

@@ -360,6 +360,15 @@ double RelativePressureError(const std::vector<joint::PairOutput>& reduced,
   return std::sqrt(difference / reference);
 }
 
+std::vector<reduction::BoundaryDof> ReadBoundaryDofs(const ModelNode& node, const fe::DofMap& dofs,
+                                                     const std::vector<std::string>& names) {
+  try {
+    return reduction::ReferenceNodeBoundary(dofs, names);
+  } catch (const InputError& error) {
+    node.Rethrow(error);
+  }
+}
+
 CmsSpec ReadCmsSpec(const ModelNode& reduction) {
   CmsSpec spec;
   spec.boundary = reduction.Strings("boundary");

@@ -184,6 +184,11 @@ JointModeStageResult RunJointModeStage(
 // `boundary` (a study that adds vibration modes computes them in the same Lanczos run),
 // then the CMS basis: the first `vibration_modes` fixed-interface modes and the constraint
 // modes, orthogonalized to free-free modes (m vectors). Progress on stderr as "<label>: ..".
+// The Craig-Bampton boundary of the reference nodes `names` (reduction::
+// ReferenceNodeBoundary), its InputError located at `node` (the reduction mapping).
+std::vector<reduction::BoundaryDof> ReadBoundaryDofs(const ModelNode& node, const fe::DofMap& dofs,
+                                                     const std::vector<std::string>& names);
+
 // The reduction keys of the studies (joint_mode_study, joint_dynamics): `boundary`
 // (reference nodes), `vibration_modes` (v), `rigid_ratio` (free-free orthogonalization).
 struct CmsSpec {

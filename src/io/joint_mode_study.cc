@@ -192,12 +192,8 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   const ModelNode& study_node = *spec.study_node;
   const FeModel model = BuildFeModel(spec.fe);
   const fe::DofMap& dofs = *model.dofs;
-  std::vector<reduction::BoundaryDof> boundary;
-  try {
-    boundary = reduction::ReferenceNodeBoundary(dofs, spec.cms.boundary);
-  } catch (const InputError& error) {
-    reduction_node.Rethrow(error);
-  }
+  const std::vector<reduction::BoundaryDof> boundary =
+      ReadBoundaryDofs(reduction_node, dofs, spec.cms.boundary);
   const int b = static_cast<int>(boundary.size());
   const bool vibration = std::find(spec.methods.begin(), spec.methods.end(),
                                    Extension::kVibrationModes) != spec.methods.end();

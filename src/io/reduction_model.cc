@@ -497,12 +497,7 @@ RunOutcome RunReductionModel(const ModelNode& root, const std::filesystem::path&
   const ModelNode& node = *spec.reduction_node;
   const FeModel model = BuildFeModel(spec.fe);
   const fe::DofMap& dofs = *model.dofs;
-  std::vector<reduction::BoundaryDof> boundary;
-  try {
-    boundary = reduction::ReferenceNodeBoundary(dofs, spec.boundary);
-  } catch (const InputError& error) {
-    node.Rethrow(error);
-  }
+  const std::vector<reduction::BoundaryDof> boundary = ReadBoundaryDofs(node, dofs, spec.boundary);
   const int interior = dofs.num_free_dofs() - static_cast<int>(boundary.size());
   if (spec.craig_bampton.fixed_interface_modes >= interior)
     node.FailValue("vibration_modes", std::to_string(spec.craig_bampton.fixed_interface_modes),
