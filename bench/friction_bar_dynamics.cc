@@ -8,7 +8,8 @@
 //   ./build/bench/friction_bar_dynamics [t_end s = 0.1] [dt s = 1e-4] [mesh size m = 4e-3]
 //                                       [solver: auto | sparse_lu | umfpack_lu]
 //                                       [Newton iterations per step = 25]
-//                                       [line search: directional | residual_norm]
+//                                       [line search: directional | residual_norm | none]
+//                                       [Newton residual tolerance = 1e-4 of the load]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   const std::string solver = argc > 4 ? argv[4] : "auto";
   const int max_iterations = argc > 5 ? std::atoi(argv[5]) : 25;
   const std::string search = argc > 6 ? argv[6] : "directional";
+  const double residual_tolerance = argc > 7 ? std::atof(argv[7]) : 1e-4;
   bench::FrictionBarModel bar = bench::MakeFrictionBarModel(h, 50.0, 0.01);
   joint::JointedSystem& system = *bar.system;
   std::printf(
@@ -44,10 +46,11 @@ int main(int argc, char** argv) {
   // the 50 N load, 10 nm of the ~25 mm tip deflection).
   options.force_scale = 50.0;
   options.position_scale = 1e-2;
-  options.newton.residual_tolerance = 1e-4;
+  options.newton.residual_tolerance = residual_tolerance;
   options.newton.increment_tolerance = 1e-6;
   options.newton.max_iterations = max_iterations;
   options.newton.line_search = search == "residual_norm" ? solvers::LineSearch::kResidualNorm
+                               : search == "none"        ? solvers::LineSearch::kNone
                                                          : solvers::LineSearch::kDirectional;
   options.newton.linear_solver = solver == "sparse_lu"    ? solvers::LinearSolverKind::kSparseLU
                                  : solver == "umfpack_lu" ? solvers::LinearSolverKind::kUmfpackLU
