@@ -1,21 +1,15 @@
 #include "fe/assembly.h"
 
 #include <algorithm>
-#include <chrono>
 #include <sstream>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "fe/elements.h"
 
 namespace jointdyn::fe {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // Node adjacency: the sorted nodes sharing an element with each node (itself included),
 // node n's list at adjacency[offset[n] .. offset[n + 1]).

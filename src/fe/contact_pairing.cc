@@ -1,7 +1,6 @@
 #include "fe/contact_pairing.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -10,6 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "fe/mesh_faces.h"
 #include "fe/shape_functions.h"
@@ -220,7 +220,7 @@ void PairingOptions::Validate() const {
 PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
                            const ContactSurface& master, const PairingOptions& options) {
   options.Validate();
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const std::string where = "contact pairing '" + slave.name + "' -> '" + master.name + "'";
   const FaceSet& faces = master.faces;
   const int per = NodesPerElement(faces.type);
@@ -333,7 +333,7 @@ PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
     result.slave_area += pair.area;
     result.pairs.push_back(std::move(pair));
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = Seconds(start);
   return result;
 }
 

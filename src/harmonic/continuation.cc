@@ -2,11 +2,11 @@
 
 #include <Eigen/LU>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "harmonic/stability.h"
 #include "solvers/option_check.h"
@@ -25,10 +25,6 @@ struct Scales {
   double f = 1.0;  // force [N]
   double p = 1.0;  // parameter [rad/s] or [-]
 };
-
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // f_s: the largest excitation amplitude (harmonics at the largest level, static forces as
 // they are; 1 N without excitation).
@@ -241,7 +237,7 @@ Status ContinuationOptions::Validate() const {
 
 PeriodicResult SolvePeriodic(HarmonicBalance& hb, double omega, double level,
                              const PeriodicOptions& options, const VecX* guess) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   PeriodicResult result;
   if (Status status = options.Validate(); !status) {
     result.status = status;
@@ -278,7 +274,7 @@ PeriodicResult SolvePeriodic(HarmonicBalance& hb, double omega, double level,
 }
 
 ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& options) {
-  const auto start_time = std::chrono::steady_clock::now();
+  const auto start_time = Clock::now();
   ContinuationResult result;
   if (Status status = options.Validate(); !status) {
     result.status = status;

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <set>
 
+#include "core/clock.h"
 #include "core/progress.h"
 #include "fe/assembly.h"
 #include "fe/contact_surface.h"
@@ -14,12 +14,7 @@
 namespace jointdyn::io {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using fe::ElementType;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // Rethrows `error` (raised by the fe layer, without a location) at the line of `node`,
 // keeping its key as it is.

@@ -1,12 +1,12 @@
 #include "io/harmonic_model.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <numbers>
 #include <string>
 
+#include "core/clock.h"
 #include "harmonic/dry_friction.h"
 #include "harmonic/point_kernel.h"
 #include "io/lumped_reader.h"
@@ -364,7 +364,7 @@ double FirstHarmonic(const HarmonicModel& model, const harmonic::SolutionPoint& 
 }  // namespace
 
 RunOutcome RunHarmonicModel(const ModelNode& root, const std::filesystem::path& out_dir) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const HarmonicModel model = ReadHarmonicModel(root);
   harmonic::HarmonicSystem system = BuildHarmonicSystem(model);
   harmonic::HarmonicBalance hb(std::move(system), model.harmonics);
@@ -476,8 +476,7 @@ RunOutcome RunHarmonicModel(const ModelNode& root, const std::filesystem::path& 
   summary["turning_points"] = turning;
   summary["newton_iterations"] = iterations;
   summary["unstable_points"] = unstable;
-  summary["wall_time_s"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary["wall_time_s"] = Seconds(start);
   RunOutcome outcome{bool(status), status.message, out_dir / "summary.json"};
   WriteJson(outcome.summary, summary);
   return outcome;

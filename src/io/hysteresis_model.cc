@@ -1,9 +1,9 @@
 #include "io/hysteresis_model.h"
 
-#include <chrono>
 #include <cmath>
 #include <memory>
 
+#include "core/clock.h"
 #include "core/progress.h"
 #include "io/law_registry.h"
 #include "io/results.h"
@@ -201,7 +201,7 @@ void WriteSweep(const laws::SweepResult& sweep, const std::filesystem::path& dir
 }  // namespace
 
 RunOutcome RunHysteresisModel(const ModelNode& root, const std::filesystem::path& out_dir) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const HysteresisModel model = ReadHysteresis(root);
   EnsureDirectory(out_dir);
 
@@ -239,8 +239,7 @@ RunOutcome RunHysteresisModel(const ModelNode& root, const std::filesystem::path
   }
   summary["status"] = outcome.ok ? "ok" : "failed";
   summary["message"] = outcome.message;
-  summary["wall_time_s"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary["wall_time_s"] = Seconds(start);
   WriteJson(outcome.summary, summary);
   return outcome;
 }

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "core/clock.h"
 #include "core/progress.h"
 #include "io/contact_field.h"
 #include "io/fe_model_reader.h"
@@ -25,12 +25,6 @@
 
 namespace jointdyn::io {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // One joint: a contact of the FE model with its laws.
 struct JointSpec {
@@ -267,11 +261,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   const FeModel model = BuildFeModel(spec.fe);
   const fe::DofMap& dofs = *model.dofs;
   const std::vector<reduction::BoundaryDof> boundary =
-      ReadBoundaryDofs(reduction_node, dofs, spec.cms.boundary);
-  const int interior = dofs.num_free_dofs() - static_cast<int>(boundary.size());
-  if (spec.cms.vibration_modes >= interior)
-    reduction_node.FailValue("vibration_modes", std::to_string(spec.cms.vibration_modes),
-                             "must be < the interior DOFs (" + std::to_string(interior) + ")");
+      ReadBoundaryDofs(reduction_node, dofs, spec.cms.boundary, spec.cms.vibration_modes);
   const int measure_dof = FreeDofIndex(model, spec.measure);
   std::vector<int> output_dofs;
   for (const FeDofSpec& d : spec.output_dofs) output_dofs.push_back(FreeDofIndex(model, d));

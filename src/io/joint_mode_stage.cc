@@ -1,22 +1,16 @@
 #include "io/joint_mode_stage.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numeric>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "io/law_registry.h"
 
 namespace jointdyn::io {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // The pair states of `joint` at the static solution x (no velocity); a failing law fails
 // `status`.
@@ -361,12 +355,19 @@ double RelativePressureError(const std::vector<joint::PairOutput>& reduced,
 }
 
 std::vector<reduction::BoundaryDof> ReadBoundaryDofs(const ModelNode& node, const fe::DofMap& dofs,
-                                                     const std::vector<std::string>& names) {
+                                                     const std::vector<std::string>& names,
+                                                     int vibration_modes) {
+  std::vector<reduction::BoundaryDof> boundary;
   try {
-    return reduction::ReferenceNodeBoundary(dofs, names);
+    boundary = reduction::ReferenceNodeBoundary(dofs, names);
   } catch (const InputError& error) {
     node.Rethrow(error);
   }
+  const int interior = dofs.num_free_dofs() - static_cast<int>(boundary.size());
+  if (vibration_modes >= interior)
+    node.FailValue("vibration_modes", std::to_string(vibration_modes),
+                   "must be < the interior DOFs (" + std::to_string(interior) + ")");
+  return boundary;
 }
 
 CmsSpec ReadCmsSpec(const ModelNode& reduction) {

@@ -179,15 +179,13 @@ JointModeStageResult RunJointModeStage(
     const JointContact& contact, const JointModeSpec& spec, const VecX* preload_mode,
     PreloadTvds preload_tvds, bool orthogonalize, const reduction::FreeFreeOptions& free_free);
 
-// The CMS basis of the joint-mode studies (seed 003 section 4.1.1): Craig-Bampton with
-// `cb_modes` >= `vibration_modes` fixed-interface modes and the constraint modes of
-// `boundary` (a study that adds vibration modes computes them in the same Lanczos run),
-// then the CMS basis: the first `vibration_modes` fixed-interface modes and the constraint
-// modes, orthogonalized to free-free modes (m vectors). Progress on stderr as "<label>: ..".
 // The Craig-Bampton boundary of the reference nodes `names` (reduction::
-// ReferenceNodeBoundary), its InputError located at `node` (the reduction mapping).
+// ReferenceNodeBoundary), its InputError located at `node` (the reduction mapping), and
+// the check that `vibration_modes` fixed-interface modes are fewer than the interior DOFs
+// (InputError at node.vibration_modes).
 std::vector<reduction::BoundaryDof> ReadBoundaryDofs(const ModelNode& node, const fe::DofMap& dofs,
-                                                     const std::vector<std::string>& names);
+                                                     const std::vector<std::string>& names,
+                                                     int vibration_modes);
 
 // The reduction keys of the studies (joint_mode_study, joint_dynamics): `boundary`
 // (reference nodes), `vibration_modes` (v), `rigid_ratio` (free-free orthogonalization).
@@ -203,6 +201,11 @@ CmsSpec ReadCmsSpec(const ModelNode& reduction);
 // naming `study`, e.g. "a joint-mode study").
 ModelNode StudyJointModes(const ModelNode& reduction, const std::string& study);
 
+// The CMS basis of the joint-mode studies (seed 003 section 4.1.1): Craig-Bampton with
+// `cb_modes` >= `vibration_modes` fixed-interface modes and the constraint modes of
+// `boundary` (a study that adds vibration modes computes them in the same Lanczos run),
+// then the CMS basis: the first `vibration_modes` fixed-interface modes and the constraint
+// modes, orthogonalized to free-free modes (m vectors). Progress on stderr as "<label>: ..".
 struct CmsBasis {
   Status status;                     // failure of Craig-Bampton or of the orthogonalization
   reduction::CraigBamptonResult cb;  // with its K_ii factor for the TVDs

@@ -1,13 +1,13 @@
 #include "io/joint_mode_study.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <numeric>
 #include <optional>
 
+#include "core/clock.h"
 #include "core/progress.h"
 #include "io/fe_model_reader.h"
 #include "io/joint_mode_stage.h"
@@ -21,12 +21,6 @@
 
 namespace jointdyn::io {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // A method of extending the CMS basis by g vectors.
 enum class Extension { kWeightedPodOfTvds, kPodOfTvds, kPodOfForces, kVibrationModes };
@@ -193,7 +187,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   const FeModel model = BuildFeModel(spec.fe);
   const fe::DofMap& dofs = *model.dofs;
   const std::vector<reduction::BoundaryDof> boundary =
-      ReadBoundaryDofs(reduction_node, dofs, spec.cms.boundary);
+      ReadBoundaryDofs(reduction_node, dofs, spec.cms.boundary, spec.cms.vibration_modes);
   const int b = static_cast<int>(boundary.size());
   const bool vibration = std::find(spec.methods.begin(), spec.methods.end(),
                                    Extension::kVibrationModes) != spec.methods.end();

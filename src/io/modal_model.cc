@@ -1,10 +1,10 @@
 #include "io/modal_model.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numbers>
 
+#include "core/clock.h"
 #include "core/progress.h"
 #include "io/results.h"
 #include "io/svg_plot.h"
@@ -13,8 +13,6 @@
 
 namespace jointdyn::io {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 const char* SourceName(FeMeshSource source) {
   switch (source) {
@@ -197,7 +195,7 @@ RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out
     options.shift = ShiftEigenvalue(modal.shift_frequency);
     eigen = solvers::SolveGeneralizedEigen(dofs.Reduce(model.stiffness), dofs.Reduce(model.mass),
                                            options);
-    eigen_seconds = std::chrono::duration<double>(Clock::now() - eigen_start).count();
+    eigen_seconds = Seconds(eigen_start);
     progress.Update(1);
   }
   std::vector<double> frequencies;
@@ -240,7 +238,7 @@ RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out
                         {"pairing", model.times.pairing},
                         {"eigen", eigen_seconds},
                         {"eigen_factor", eigen.factor_seconds},
-                        {"total", std::chrono::duration<double>(Clock::now() - start).count()}};
+                        {"total", Seconds(start)}};
   RunOutcome outcome{ok, eigen.status.message, out_dir / "summary.json"};
   WriteJson(outcome.summary, summary);
   return outcome;

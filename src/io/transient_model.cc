@@ -1,12 +1,12 @@
 #include "io/transient_model.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <set>
 
+#include "core/clock.h"
 #include "core/progress.h"
 #include "io/integrator_reader.h"
 #include "io/lumped_reader.h"
@@ -220,7 +220,7 @@ std::vector<double> Row(const TransientModel& model, const lumped::LumpedSystem&
 }  // namespace
 
 RunOutcome RunTransientModel(const ModelNode& root, const std::filesystem::path& out_dir) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const TransientModel model = ReadTransientModel(root);
   lumped::LumpedSystem system(model.lumped);
   EnsureDirectory(out_dir);
@@ -288,8 +288,7 @@ RunOutcome RunTransientModel(const ModelNode& root, const std::filesystem::path&
   summary["post_newton_passes"] = result.post_newton_passes;
   summary["cpu_seconds"] = result.cpu_seconds;
   summary["energy"] = EnergySummary(result.energy, system.prescribed_work());
-  summary["wall_time_s"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary["wall_time_s"] = Seconds(start);
   RunOutcome outcome{result.status.ok, result.status.message, out_dir / "summary.json"};
   WriteJson(outcome.summary, summary);
   return outcome;

@@ -2,10 +2,10 @@
 
 #include <Eigen/Cholesky>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/line_search.h"
 #include "solvers/option_check.h"
@@ -13,12 +13,6 @@
 
 namespace jointdyn::joint {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The factorization of the tangent, the one part that differs between the full model
 // (sparse, CHOLMOD: symbolic analysis once per pattern, numeric refactorization after) and
@@ -90,7 +84,7 @@ class Newton {
       scale = std::max(scale, force_.lpNorm<Eigen::Infinity>());
       r += force_;
     }
-    result_.joint_seconds += SecondsSince(start);
+    result_.joint_seconds += Seconds(start);
     if (!r.allFinite()) return Status::Failure("non-finite residual");
     return Status::Ok();
   }
@@ -123,7 +117,7 @@ class Newton {
     }
     const Clock::time_point start = Clock::now();
     dq = -factorization_.Solve(r);
-    result_.solve_seconds += SecondsSince(start);
+    result_.solve_seconds += Seconds(start);
     if (!dq.allFinite()) return Status::Failure("non-finite Newton increment");
     return Status::Ok();
   }
@@ -155,10 +149,10 @@ class Newton {
       factored_tangents_.insert(factored_tangents_.end(), joint.tangents().begin(),
                                 joint.tangents().end());
     }
-    result_.joint_seconds += SecondsSince(start);
+    result_.joint_seconds += Seconds(start);
     start = Clock::now();
     const Status status = factorization_.Factor(tangent_, result_);
-    result_.factor_seconds += SecondsSince(start);
+    result_.factor_seconds += Seconds(start);
     ++result_.factorizations;
     factored_ = status.ok;
     return status;
@@ -246,7 +240,7 @@ StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<Jo
     ++cutbacks_in_row;
     ++result.cutbacks;
   }
-  result.seconds = SecondsSince(start);
+  result.seconds = Seconds(start);
   return result;
 }
 

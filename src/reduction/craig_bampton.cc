@@ -1,11 +1,11 @@
 #include "reduction/craig_bampton.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 #include <set>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/eigen_solver.h"
 #include "solvers/option_check.h"
@@ -15,12 +15,6 @@ namespace jointdyn::reduction {
 namespace {
 
 using solvers::SparseMatrix;
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
 // The rows `new_row[r] >= 0` (renumbered to new_row[r], increasing with r) of the columns
 // `columns` of a, as a compressed sparse matrix (num_rows x columns.size()).
 SparseMatrix SelectBlock(const SparseMatrix& a, const std::vector<int>& new_row, int num_rows,

@@ -1,12 +1,12 @@
 #include "reduction/free_free.h"
 
 #include <Eigen/Eigenvalues>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <numbers>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/option_check.h"
 
@@ -38,7 +38,7 @@ FreeFreeResult OrthogonalizeToFreeFree(const ReductionBasis& basis, const MatX& 
   JD_CHECK(m > 0 && stiffness.rows() == m && stiffness.cols() == m && mass.rows() == m &&
                mass.cols() == m,
            "OrthogonalizeToFreeFree: reduced K and M must be m x m for a basis of m > 0 vectors");
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
 
   // Diagonal scaling first: the columns mix units (modal, m, rad), so the conditioning test
   // on the mass factor only sees linear dependence.
@@ -108,7 +108,7 @@ FreeFreeResult OrthogonalizeToFreeFree(const ReductionBasis& basis, const MatX& 
   std::vector<std::string> names(m - r);
   for (int j = 0; j < m - r; ++j) names[j] = "free_free_" + std::to_string(j + 1);
   result.basis.Append(modes, VectorKind::kFreeFreeMode, names);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = Seconds(start);
   return result;
 }
 

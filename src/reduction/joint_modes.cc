@@ -1,21 +1,16 @@
 #include "reduction/joint_modes.h"
 
 #include <Eigen/Eigenvalues>
-#include <chrono>
 #include <cmath>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/option_check.h"
 
 namespace jointdyn::reduction {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using solvers::SparseMatrix;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // Eigenvalues of the K-Gram matrix of the K-normalized basis columns at or below this are
 // its null space (rigid-body motion: rounding, about m eps) and are not projected out.

@@ -3,20 +3,14 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
-#include <chrono>
 #include <cmath>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/option_check.h"
 
 namespace jointdyn::reduction {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // A column whose squared (W-)norm is at or below this fraction of the largest one is zero
 // (a norm ratio of 1e-12: rounding of a vector that should vanish).

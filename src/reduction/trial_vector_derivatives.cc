@@ -1,25 +1,20 @@
 #include "reduction/trial_vector_derivatives.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/option_check.h"
 
 namespace jointdyn::reduction {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using solvers::SparseMatrix;
 
 // |(N phi_j)_p| at or below this fraction of max |phi_j| is rounding, no motion (header).
 constexpr double kNoMotion = 1e-10;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // Checks the sizes of the inputs against each other (Status naming the mismatch).
 Status CheckInputs(const MatX& basis, const NormalRows& normals, const VecX& initial_gap,

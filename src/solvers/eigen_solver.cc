@@ -4,21 +4,17 @@
 #include <Spectra/SymGEigsShiftSolver.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <exception>
 #include <string>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "solvers/option_check.h"
 #include "solvers/sparse_cholesky.h"
 
 namespace jointdyn::solvers {
 namespace {
-
-double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
 
 // y = (K - sigma M)^-1 x through the Cholesky factor (Spectra's shift-invert operation):
 // either a factor of its own, made when Spectra sets the shift, or one the caller made.
@@ -35,7 +31,7 @@ class ShiftInvert {
   // Spectra sets the shift once, in the solver's constructor.
   void set_shift(double sigma) {
     if (k_ == nullptr) return;  // the caller's factor
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     SparseMatrix shifted = *k_ - sigma * *m_;
     shifted.makeCompressed();
     status_ = owned_.Factor(shifted);
@@ -79,7 +75,7 @@ EigenResult RunLanczos(ShiftInvert& op, const SparseMatrix& mass, const EigenOpt
   const int ncv =
       std::min(n, options.subspace > 0 ? options.subspace : std::max(2 * options.count + 1, 20));
   Spectra::SparseSymMatProd<double> mass_op(mass);
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   Spectra::SymGEigsShiftSolver<ShiftInvert, Spectra::SparseSymMatProd<double>,
                                Spectra::GEigsMode::ShiftInvert>
       solver(op, mass_op, options.count, ncv, options.shift);
