@@ -82,6 +82,8 @@ JointModeSpec ReadJointModeSpec(const ModelNode& node, const FeModelSpec& fe,
                   Rule{[](double x) { return x > 0.0 && x <= 1.0; }, "must be in (0, 1]"});
   spec.tvd.deflection = node.Double("deflection", spec.tvd.deflection, Positive());
   spec.tvd.block_size = node.Int("block_size", spec.tvd.block_size, AtLeast(1));
+  spec.tangential_stiffness =
+      node.Double("tangential_stiffness", spec.tangential_stiffness, NonNegative());
   node.Finish();
   return spec;
 }
@@ -121,6 +123,9 @@ JointContact BuildJointContact(const FeModel& model, const JointModeSpec& spec) 
   contact.stiffness = [law = spec.normal_law, area = contact.mesh.area](int pair, double gap) {
     return std::max(0.0, -area(pair) * law->Evaluate(gap, 0.0).d_pressure_d_gap);
   };
+  if (spec.tangential_stiffness > 0.0)
+    contact.tangential = {.tangents = reduction::SelectTangentRows(contact.relative.sparse()),
+                          .stiffness = spec.tangential_stiffness * contact.mesh.area};
   return contact;
 }
 
@@ -188,7 +193,7 @@ JointModeStageResult RunJointModeStage(
   if (!spec.none()) {
     reduction::TvdResult tvd = reduction::ComputeTrialVectorDerivatives(
         result.tvd_basis.vectors, contact.normals, contact.mesh.initial_gap, contact.stiffness,
-        *cb.interior_factor, cb.interior_dofs, result.focus, spec.tvd);
+        *cb.interior_factor, cb.interior_dofs, result.focus, spec.tvd, contact.tangential);
     result.times.tvd_forces = tvd.force_seconds;
     result.times.tvd_solves = tvd.solve_seconds;
     result.k = static_cast<int>(tvd.columns.size());
@@ -295,7 +300,7 @@ reduction::TvdResult ComputeCmsTvds(const CmsBasis& basis, const JointContact& c
   Progress progress(label + ": " + std::to_string(2 * m * m) + " trial vector derivatives", 1);
   reduction::TvdResult tvd = reduction::ComputeTrialVectorDerivatives(
       basis.cms.basis.vectors, contact.normals, contact.mesh.initial_gap, contact.stiffness,
-      *basis.cb.interior_factor, basis.cb.interior_dofs, {}, options);
+      *basis.cb.interior_factor, basis.cb.interior_dofs, {}, options, contact.tangential);
   progress.Update(1);
   return tvd;
 }

@@ -4,7 +4,7 @@
 //
 //   joint_modes: {contact: joint, normal_law: {type: linear, eps: 5.0e13},
 //                 method: wpod_tvd | pod_tvd | pod_forces, modes: 40 | ratio: 0.98,
-//                 deflection: 1.0e-6, block_size: 256}
+//                 deflection: 1.0e-6, block_size: 256, tangential_stiffness: 1.0e13}
 //   preload:     {loads: [{node: pl1_top, force: [0, 0, -6000]}, ..],
 //                 tvds: preload_related | all, load_steps: 1, compare_radius: 0.02}
 //
@@ -55,6 +55,8 @@ struct JointModeSpec {
   std::shared_ptr<const laws::NormalLaw> normal_law;  // the penalty of TVDs and preload
   reduction::JointModeOptions modes;                  // method, modes (g) or ratio
   reduction::TvdOptions tvd;                          // deflection, block_size
+  double tangential_stiffness = 0.0;  // eps_T [Pa/m] of the closed pairs in the TVDs (0: the
+                                      // normal stiffness only, as in the seed's studies)
   bool from_ratio = true;         // g from `ratio` (default 0.98), else `modes` given
   std::optional<ModelNode> node;  // the joint_modes mapping, for errors found while building
   // `modes: 0`: no TVDs and no joint modes (the contact and its law serve the preload).
@@ -102,6 +104,7 @@ struct JointContact {
   reduction::NormalRows normals;   // N, the rows 3 p + 2 of R T
   std::shared_ptr<const laws::NormalLaw> normal_law;
   reduction::PairContactStiffness stiffness;  // c_p(g) = -A_p dp/dg (g) [N/m]
+  reduction::TangentialStiffness tangential;  // T and A_p eps_T (empty: eps_T = 0)
   int num_pairs() const { return relative.num_pairs(); }
   // A frictionless joint with the normal law on `relative` (R T, or R T V for a basis V).
   joint::JointOperator Operator(const joint::PairProjection& relative) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
 #include "core/clock.h"
@@ -49,6 +50,27 @@ Status CheckInputs(const MatX& basis, const NormalRows& normals, const VecX& ini
   return Status::Ok();
 }
 
+// The tangent rows and stiffness against the pairs and DOFs of the normal rows.
+Status CheckTangential(const TangentialStiffness& tangential, const NormalRows& normals) {
+  if (tangential.empty()) return Status::Ok();
+  if (tangential.stiffness.size() != normals.rows() ||
+      tangential.tangents.rows() != 2 * normals.rows() ||
+      tangential.tangents.cols() != normals.cols())
+    return Status::Failure("TVDs: the tangential stiffness has " +
+                           std::to_string(tangential.stiffness.size()) + " entries and " +
+                           std::to_string(tangential.tangents.rows()) + " x " +
+                           std::to_string(tangential.tangents.cols()) + " tangent rows for " +
+                           std::to_string(normals.rows()) + " pairs on " +
+                           std::to_string(normals.cols()) + " DOFs (2 rows per pair)");
+  for (Eigen::Index p = 0; p < tangential.stiffness.size(); ++p) {
+    const double e = tangential.stiffness(p);
+    if (!(e >= 0.0) || !std::isfinite(e))
+      return Status::Failure("TVDs: tangential stiffness " + FormatValue(e) + " of pair " +
+                             std::to_string(p) + ": must be finite and >= 0");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status TvdOptions::Validate() const {
@@ -66,22 +88,40 @@ double TvdResult::solves_per_second() const {
   return solve_seconds > 0.0 ? solves / solve_seconds : 0.0;
 }
 
-NormalRows SelectNormalRows(const NormalRows& relative) {
-  JD_CHECK(relative.rows() % 3 == 0, "SelectNormalRows: three rows per pair");
+namespace {
+
+// The rows 3 p + o for every pair p and each offset o (in the order given).
+NormalRows SelectPairRows(const NormalRows& relative, std::initializer_list<int> offsets) {
+  JD_CHECK(relative.rows() % 3 == 0, "SelectPairRows: three rows per pair");
   const Eigen::Index pairs = relative.rows() / 3;
-  NormalRows normals(pairs, relative.cols());
+  const auto per_pair = static_cast<Eigen::Index>(offsets.size());
+  NormalRows rows(pairs * per_pair, relative.cols());
   Eigen::Index nonzeros = 0;
   for (Eigen::Index p = 0; p < pairs; ++p) {
-    for (NormalRows::InnerIterator it(relative, 3 * p + 2); it; ++it) ++nonzeros;
+    for (int o : offsets) {
+      for (NormalRows::InnerIterator it(relative, 3 * p + o); it; ++it) ++nonzeros;
+    }
   }
-  normals.reserve(nonzeros);
+  rows.reserve(nonzeros);
+  Eigen::Index row = 0;
   for (Eigen::Index p = 0; p < pairs; ++p) {
-    normals.startVec(p);
-    for (NormalRows::InnerIterator it(relative, 3 * p + 2); it; ++it)
-      normals.insertBack(p, it.col()) = it.value();
+    for (int o : offsets) {
+      rows.startVec(row);
+      for (NormalRows::InnerIterator it(relative, 3 * p + o); it; ++it)
+        rows.insertBack(row, it.col()) = it.value();
+      ++row;
+    }
   }
-  normals.finalize();
-  return normals;
+  rows.finalize();
+  return rows;
+}
+
+}  // namespace
+
+NormalRows SelectNormalRows(const NormalRows& relative) { return SelectPairRows(relative, {2}); }
+
+NormalRows SelectTangentRows(const NormalRows& relative) {
+  return SelectPairRows(relative, {0, 1});
 }
 
 TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& normals,
@@ -89,12 +129,14 @@ TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& nor
                                         const PairContactStiffness& stiffness,
                                         const solvers::SparseCholesky& factor,
                                         const std::vector<int>& free_rows,
-                                        const std::vector<int>& focus, const TvdOptions& options) {
+                                        const std::vector<int>& focus, const TvdOptions& options,
+                                        const TangentialStiffness& tangential) {
   TvdResult result;
   if (result.status = options.Validate(); !result.status) return result;
   if (result.status = CheckInputs(basis, normals, initial_gap, factor, free_rows, focus);
       !result.status)
     return result;
+  if (result.status = CheckTangential(tangential, normals); !result.status) return result;
   const int n = static_cast<int>(basis.rows()), m = static_cast<int>(basis.cols());
   const int pairs = static_cast<int>(normals.rows());
 
@@ -121,6 +163,14 @@ TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& nor
     }
   }
   const SparseMatrix normals_t = normals.transpose();
+  const bool with_tangents = !tangential.empty();
+  MatX tangent_motion;  // (T phi_i): 2 pairs x m
+  SparseMatrix tangents_t;
+  if (with_tangents) {
+    tangent_motion = tangential.tangents * basis;
+    tangents_t = tangential.tangents.transpose();
+  }
+  VecX tangent_contact(with_tangents ? 2 * pairs : 0);
   result.forces = MatX::Zero(n, columns);
   result.columns.reserve(columns);
   result.contact_pairs.reserve(2 * m);
@@ -153,6 +203,17 @@ TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& nor
         for (int c = 0; c < count; ++c)
           weighted.col(c) = contact.cwiseProduct(normal_motion.col(differentiated[c]));
         result.forces.middleCols(column, count).noalias() = -(normals_t * weighted);
+        if (with_tangents) {
+          // -T^T diag(e) T phi_i: the tangential stiffness of the pairs closed here.
+          for (int p = 0; p < pairs; ++p)
+            tangent_contact.segment<2>(2 * p).setConstant(
+                contact(p) > 0.0 ? tangential.stiffness(p) : 0.0);
+          MatX tangent_weighted(2 * pairs, count);
+          for (int c = 0; c < count; ++c)
+            tangent_weighted.col(c) =
+                tangent_contact.cwiseProduct(tangent_motion.col(differentiated[c]));
+          result.forces.middleCols(column, count).noalias() -= tangents_t * tangent_weighted;
+        }
       }
       column += count;
     }

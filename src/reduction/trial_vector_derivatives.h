@@ -15,9 +15,16 @@
 // the sign pattern matters for a linear penalty on touching surfaces; with initial gaps
 // the amplitude decides which pairs close; entries |(N phi_j)_p| at or below 1e-10
 // max |phi_j| are rounding, e.g. of a vector that moves both sides of the joint alike, and
-// count as no motion). Only the normal stiffness enters, as in the
-// seed (the tangential stiffness was found not to improve the TVDs). The fictive forces
-// and the TVDs are
+// count as no motion). By default only the normal stiffness enters, as in the seed's
+// studies (sec. 3.2.1: the tangential stiffness was found not to improve the TVDs there).
+// With a TangentialStiffness the closed pairs also get their tangential (sticking)
+// stiffness, as in the seed's definition of dK_c/dzeta_j ("contact stiffness eps_N and
+// tangential stiffness eps_T ... on contacting and penetrating pairs"):
+//
+//   dK_(k,j) += T^T diag(e_(k,j)) T,   e_(k,j),(2p+r) = A_p eps_T if c_(k,j),p > 0, else 0,
+//
+// with T the two tangent rows per pair (t1, t2) of the relative-displacement operator. The
+// fictive forces and the TVDs are
 //
 //   f_(i,k,j) = -dK_(k,j) phi_i  (eq. 3.41),   K_c dphi_i/dzeta_(k,j) = f_(i,k,j)  (3.40)
 //
@@ -54,6 +61,13 @@ using NormalRows = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 // builds it from the joint's normal law (a linear penalty eps: A_p eps for g < 0, else 0).
 using PairContactStiffness = std::function<double(int pair, double gap)>;
 
+// The tangential stiffness of the closed pairs in dK (header comment); empty: normal only.
+struct TangentialStiffness {
+  NormalRows tangents;  // T: rows 2 p, 2 p + 1 = t1, t2 of pair p (SelectTangentRows)
+  VecX stiffness;       // A_p eps_T [N/m] per pair, finite and >= 0
+  bool empty() const { return stiffness.size() == 0; }
+};
+
 struct TvdOptions {
   double deflection = 1e-6;  // [m] largest normal relative displacement of a deflected
                              // basis vector over the pairs, > 0
@@ -85,17 +99,21 @@ struct TvdResult {
 // `basis` V (n x m); `normals` N (num_pairs x n); `initial_gap` g0 [m] per pair;
 // `stiffness` c(p, g); `factor` of K_c over the rows `free_rows` of the basis (the
 // Craig-Bampton interior DOFs, factor->size() entries, ascending); `focus` columns of V
-// (empty: all pairs (i, j)).
+// (empty: all pairs (i, j)); `tangential` the closed pairs' tangential stiffness (empty:
+// none).
 TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& normals,
                                         const VecX& initial_gap,
                                         const PairContactStiffness& stiffness,
                                         const solvers::SparseCholesky& factor,
                                         const std::vector<int>& free_rows,
                                         const std::vector<int>& focus = {},
-                                        const TvdOptions& options = {});
+                                        const TvdOptions& options = {},
+                                        const TangentialStiffness& tangential = {});
 
 // N: the normal rows (3 p + 2) of a relative-displacement operator with three rows per pair
 // in the order t1, t2, n (joint/contact_kinematics.h, on the model's free DOFs).
 NormalRows SelectNormalRows(const NormalRows& relative);
+// T: the tangent rows (3 p, 3 p + 1) of the same operator, two per pair.
+NormalRows SelectTangentRows(const NormalRows& relative);
 
 }  // namespace jointdyn::reduction

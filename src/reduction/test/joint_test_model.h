@@ -33,6 +33,7 @@ struct JointedPlates {
   CraigBamptonResult cb;
   solvers::SparseMatrix k_c;  // K_ii (tip held)
   NormalRows normals;         // N on the free DOFs
+  NormalRows tangents;        // T (t1, t2 per pair) on the free DOFs
   VecX area;                  // A_p [m^2]
   VecX zero_gap;              // the plates touch: g0 = 0 (the pairing gives ~1e-19 m)
 
@@ -67,8 +68,9 @@ inline JointedPlates MakeJointedPlates(int fixed_interface_modes = 4) {
       fe::PairSurfaces(model.mesh, fe::SurfaceFromFaceSet(model.mesh, "upper_zmin"),
                        fe::SurfaceFromFaceSet(model.mesh, "lower_zmax"), {.search_distance = 1e-4});
   const joint::ContactKinematics kinematics = joint::BuildContactKinematics(model.mesh, pairing);
-  model.normals =
-      SelectNormalRows(joint::OnIndependentDofs(kinematics.relative, *model.dofs).sparse());
+  const NormalRows relative = joint::OnIndependentDofs(kinematics.relative, *model.dofs).sparse();
+  model.normals = SelectNormalRows(relative);
+  model.tangents = SelectTangentRows(relative);
   model.area = kinematics.area;
   model.zero_gap = VecX::Zero(model.area.size());
   return model;

@@ -27,10 +27,15 @@ const JointedPlates& Plates() {
 }
 
 TvdResult Tvds(const JointedPlates& model, const std::vector<int>& focus = {},
-               const TvdOptions& options = {}) {
+               const TvdOptions& options = {}, const TangentialStiffness& tangential = {}) {
   return ComputeTrialVectorDerivatives(model.cb.basis.vectors, model.normals, model.zero_gap,
                                        model.Stiffness(), *model.cb.interior_factor,
-                                       model.cb.interior_dofs, focus, options);
+                                       model.cb.interior_dofs, focus, options, tangential);
+}
+
+// The sticking stiffness of the seed's friction bar (1e4 N/mm^3) on every pair's area.
+TangentialStiffness Sticking(const JointedPlates& model) {
+  return {.tangents = model.tangents, .stiffness = 1e13 * model.area};
 }
 
 // The rows `rows` of a.
@@ -84,15 +89,17 @@ TEST(TrialVectorDerivatives, SolveTheStaticEquationInTheDocumentedOrder) {
 
 // dK fixed to the contact stiffness of the deflection (k, j): phi_i(h) solves (K_c + h dK)
 // phi_i(h) = K_c phi_i on the free rows; its difference quotient tends to the TVD as
-// h K_c^-1 dK K_c^-1 dK phi_i (first order).
-TEST(TrialVectorDerivatives, MatchFiniteDifferencesOfTheBasisToFirstOrder) {
+// h K_c^-1 dK K_c^-1 dK phi_i (first order). dK is built here from the header's
+// definition, with the tangential stiffness of the closed pairs when it is given.
+void ExpectFiniteDifferencesToFirstOrder(const TangentialStiffness& tangential) {
   const JointedPlates& model = Plates();
   const int m = model.cb.basis.size();
-  const TvdResult tvd = Tvds(model);
+  const TvdResult tvd = Tvds(model, {}, {}, tangential);
   ASSERT_TRUE(tvd.status) << tvd.status.message;
   const std::vector<int>& rows = model.cb.interior_dofs;
   const MatX k_c = MatX(model.k_c);
   const MatX n_free = Rows(MatX(model.normals).transpose(), rows).transpose();  // pairs x ni
+  const MatX t_free = Rows(MatX(model.tangents).transpose(), rows).transpose();  // 2 pairs x ni
   const MatX basis = Rows(model.cb.basis.vectors, rows);
   double worst_order_gap = 0.0;
   int checked = 0;
@@ -118,7 +125,14 @@ TEST(TrialVectorDerivatives, MatchFiniteDifferencesOfTheBasisToFirstOrder) {
       c(p) = model.Stiffness()(static_cast<int>(p), moves ? k * amplitude * nphi(p) : 0.0);
     }
     ASSERT_EQ(tvd.contact_pairs[2 * j + (k + 1) / 2], (c.array() > 0.0).count());
-    const MatX dk = n_free.transpose() * c.asDiagonal() * n_free;
+    MatX dk = n_free.transpose() * c.asDiagonal() * n_free;
+    if (!tangential.empty()) {
+      VecX e = VecX::Zero(2 * c.size());
+      for (Eigen::Index p = 0; p < c.size(); ++p) {
+        if (c(p) > 0.0) e.segment<2>(2 * p).setConstant(tangential.stiffness(p));
+      }
+      dk += t_free.transpose() * e.asDiagonal() * t_free;
+    }
     const VecX exact = Rows(tvd.derivatives.col(ColumnIndex(i, j, k, m)), rows);
     ASSERT_GT(exact.norm(), 0.0);
     const VecX rhs = k_c * basis.col(i);
@@ -142,6 +156,68 @@ TEST(TrialVectorDerivatives, MatchFiniteDifferencesOfTheBasisToFirstOrder) {
   }
   EXPECT_EQ(checked, 4);
   EXPECT_LT(worst_order_gap, 0.02);  // order between h = 1e-5 and 1e-6 (asymptotic range)
+}
+
+TEST(TrialVectorDerivatives, MatchFiniteDifferencesOfTheBasisToFirstOrder) {
+  ExpectFiniteDifferencesToFirstOrder({});
+}
+
+TEST(TrialVectorDerivatives, WithTangentialStiffnessMatchFiniteDifferencesToFirstOrder) {
+  ExpectFiniteDifferencesToFirstOrder(Sticking(Plates()));
+}
+
+// The tangential stiffness adds shear to the fictive forces of the closed pairs only: the
+// difference to the normal-only forces is -T^T diag(e) T phi_i, zero for deflections
+// without contact; a mismatched size is a failure naming the counts.
+TEST(TrialVectorDerivatives, TangentialStiffnessAddsTheShearOfClosedPairs) {
+  const JointedPlates& model = Plates();
+  const int m = model.cb.basis.size();
+  const TangentialStiffness sticking = Sticking(model);
+  const TvdResult normal = Tvds(model), both = Tvds(model, {}, {}, sticking);
+  ASSERT_TRUE(normal.status && both.status) << both.status.message;
+  EXPECT_EQ(both.contact_pairs, normal.contact_pairs);
+  const MatX t = MatX(model.tangents), nrm = MatX(model.normals);
+  double largest_shear = 0.0;
+  for (int j = 0; j < m; ++j) {
+    for (int k = -1; k <= 1; k += 2) {
+      const VecX nphi = nrm * model.cb.basis.vectors.col(j);
+      const double amplitude = 1e-6 / nphi.cwiseAbs().maxCoeff();
+      const double cut = 1e-10 * model.cb.basis.vectors.col(j).cwiseAbs().maxCoeff();
+      VecX e = VecX::Zero(t.rows());
+      for (Eigen::Index p = 0; p < nphi.size(); ++p) {
+        if (std::abs(nphi(p)) > cut && k * amplitude * nphi(p) < 0.0)
+          e.segment<2>(2 * p).setConstant(sticking.stiffness(p));
+      }
+      for (int i = 0; i < m; ++i) {
+        const int c = ColumnIndex(i, j, k, m);
+        VecX shear = -(t.transpose() * e.asDiagonal() * t * model.cb.basis.vectors.col(i));
+        for (int r = 0; r < model.cb.num_dofs; ++r) {
+          if (!std::binary_search(model.cb.interior_dofs.begin(), model.cb.interior_dofs.end(),
+                                  r))
+            shear(r) = 0.0;
+        }
+        const VecX added = both.forces.col(c) - normal.forces.col(c);
+        EXPECT_LE((added - shear).norm(), 1e-12 * (both.forces.col(c).norm() + 1.0))
+            << i << " " << j << " " << k;
+        largest_shear = std::max(largest_shear, shear.norm());
+      }
+    }
+  }
+  const double changed =
+      (both.derivatives - normal.derivatives).norm() / normal.derivatives.norm();
+  std::printf("largest shear part of a fictive force: %.3e N, TVDs changed by %.3e\n",
+              largest_shear, changed);
+  EXPECT_GT(largest_shear, 0.0);
+  EXPECT_GT(changed, 1e-3);  // the plates' joint slides under the modes: shear matters
+  TangentialStiffness short_one = sticking;
+  short_one.stiffness.conservativeResize(sticking.stiffness.size() - 1);
+  const TvdResult failed = Tvds(model, {}, {}, short_one);
+  EXPECT_FALSE(failed.status);
+  EXPECT_NE(failed.status.message.find("2 rows per pair"), std::string::npos)
+      << failed.status.message;
+  TangentialStiffness negative = sticking;
+  negative.stiffness(3) = -1.0;
+  EXPECT_FALSE(Tvds(model, {}, {}, negative).status);
 }
 
 // Eq. 3.46: a mode whose normal relative motion has both signs closes different pairs
