@@ -202,9 +202,10 @@ void RequirePositive(const char* key, double value) {
 constexpr double kBig = 1e30;  // [m] an unbounded side of a face-set box
 
 // Adds the face set (and node set) `name`: the faces of `surface` whose corner centroid
-// lies within `radius` of the axis (x, y) = (`x`, 0) [m].
+// lies within `radius` of the axis (x, y) = (`x`, 0) [m]. None (a mesh of element size
+// `mesh_size` too coarse for the circle) is an InputError at the size.
 void AddFacesNearAxis(Mesh& mesh, const std::string& surface, const std::string& name, double x,
-                      double radius) {
+                      double radius, double mesh_size) {
   const FaceSet& faces = mesh.face_sets.at(surface);
   const int corners = faces.type == ElementType::kTri3 || faces.type == ElementType::kTri6 ? 3 : 4;
   FaceSet selected{faces.type, {}};
@@ -216,7 +217,12 @@ void AddFacesNearAxis(Mesh& mesh, const std::string& surface, const std::string&
     if (std::hypot(cx / corners - x, cy / corners) <= radius)
       selected.connectivity.insert(selected.connectivity.end(), face, face + per_face);
   }
-  JD_CHECK(selected.size() > 0, "friction bar: no face for " + name);
+  if (selected.size() == 0)
+    throw InputError("size", FormatValue(mesh_size),
+                     "too coarse for the face set " + name + ": no face of " + surface +
+                         " has its centroid within the washer radius " + FormatValue(radius) +
+                         " m of x = " + FormatValue(x) +
+                         " m; use an element size of about the washer radius or less");
   mesh.face_sets[name] = std::move(selected);
   mesh.node_sets[name] = mesh.FaceSetNodes(name);
 }
@@ -301,8 +307,10 @@ Mesh BuildFrictionBar(const FrictionBarOptions& options) {
   for (std::size_t k = 0; k < spec.holes.size(); ++k) {
     const std::string hole = std::to_string(k + 1);
     const double radius = 0.5 * options.WasherDiameter();
-    AddFacesNearAxis(mesh, "sheet_1_bottom", "sheet_1_washer_" + hole, spec.holes[k], radius);
-    AddFacesNearAxis(mesh, "sheet_2_top", "sheet_2_washer_" + hole, spec.holes[k], radius);
+    for (const auto& [surface, name] : {std::pair{"sheet_1_bottom", "sheet_1_washer_"},
+                                        std::pair{"sheet_2_top", "sheet_2_washer_"}})
+      AddFacesNearAxis(mesh, surface, name + hole, spec.holes[k], radius,
+                       options.mesh.mesh_size);
   }
   return mesh;
 }

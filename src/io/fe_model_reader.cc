@@ -410,6 +410,10 @@ FeModel BuildFeModel(const FeModelSpec& spec) {
   try {
     model.mesh = MakeMesh(spec, model.stiffness, model.mass);
   } catch (const InputError& error) {
+    // A generated structure's errors name its options (e.g. a size too coarse for a face
+    // set): at their keys under mesh.generate.
+    if (spec.mesh_node->Has("generate") && !error.key().empty())
+      spec.mesh_node->Map("generate").Rethrow(error);
     LocateAt(*spec.mesh_node, error);
   }
   model.times.mesh = Seconds(start);
