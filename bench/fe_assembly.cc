@@ -16,7 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -25,17 +24,14 @@
 #include <vector>
 
 #include "bench/bandwidth.h"
+#include "core/clock.h"
 #include "fe/assembly.h"
 #include "fe/gmsh_structures.h"
 
 using namespace jointdyn;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // Peak resident set of this process [bytes] (Linux /proc/self/status VmHWM).
 double PeakResidentBytes() {

@@ -17,12 +17,12 @@
 //   ./build/bench/joint_modes [element size in mm, default 2.0]
 #include "reduction/joint_modes.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 
+#include "core/clock.h"
 #include "io/fe_model_reader.h"
 #include "io/model_node.h"
 #include "joint/contact_kinematics.h"
@@ -31,13 +31,9 @@
 #include "reduction/trial_vector_derivatives.h"
 
 using namespace jointdyn;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 void Check(const std::string& what, const Status& status) {
   if (status) return;

@@ -14,17 +14,16 @@
 #include "joint/joint_operator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <random>
 
 #include "bench/bandwidth.h"
+#include "core/clock.h"
 #include "laws/coulomb.h"
 #include "laws/normal_laws.h"
 
 using namespace jointdyn;
-using Clock = std::chrono::steady_clock;
 
 int main() {
   const int pairs = 10000, r = 100;

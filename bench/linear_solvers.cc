@@ -14,18 +14,17 @@
 //
 //   ./build/bench/linear_solvers [mesh size in m, default 4e-3]
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 
 #include "bench/bandwidth.h"
 #include "bench/friction_bar_model.h"
+#include "core/clock.h"
 #include "solvers/linear_solver.h"
 #include "solvers/sparse_cholesky.h"
 
 using namespace jointdyn;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 

@@ -18,7 +18,6 @@
 //
 //   ./build/bench/reduction_stages [--quick]   (--quick: a 25 000-DOF bar, for checking)
 #include <Eigen/SVD>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +25,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/clock.h"
 #include "fe/assembly.h"
 #include "fe/constraints.h"
 #include "fe/structured_mesh.h"
@@ -35,13 +35,9 @@
 #include "solvers/sparse_cholesky.h"
 
 using namespace jointdyn;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 struct Model {
   fe::DofMap dofs;
