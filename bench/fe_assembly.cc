@@ -32,7 +32,6 @@ using namespace jointdyn;
 
 namespace {
 
-
 // Peak resident set of this process [bytes] (Linux /proc/self/status VmHWM).
 double PeakResidentBytes() {
   std::ifstream status("/proc/self/status");

@@ -34,7 +34,6 @@ using namespace jointdyn;
 
 namespace {
 
-
 void Check(const std::string& what, const Status& status) {
   if (status) return;
   std::fprintf(stderr, "%s: %s\n", what.c_str(), status.message.c_str());

@@ -38,7 +38,6 @@ using namespace jointdyn;
 
 namespace {
 
-
 struct Model {
   fe::DofMap dofs;
   solvers::SparseMatrix k, m;

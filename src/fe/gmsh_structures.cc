@@ -309,8 +309,7 @@ Mesh BuildFrictionBar(const FrictionBarOptions& options) {
     const double radius = 0.5 * options.WasherDiameter();
     for (const auto& [surface, name] : {std::pair{"sheet_1_bottom", "sheet_1_washer_"},
                                         std::pair{"sheet_2_top", "sheet_2_washer_"}})
-      AddFacesNearAxis(mesh, surface, name + hole, spec.holes[k], radius,
-                       options.mesh.mesh_size);
+      AddFacesNearAxis(mesh, surface, name + hole, spec.holes[k], radius, options.mesh.mesh_size);
   }
   return mesh;
 }

@@ -57,8 +57,8 @@ struct JointModeSpec {
   reduction::TvdOptions tvd;                          // deflection, block_size
   double tangential_stiffness = 0.0;  // eps_T [Pa/m] of the closed pairs in the TVDs (0: the
                                       // normal stiffness only, as in the seed's studies)
-  bool from_ratio = true;         // g from `ratio` (default 0.98), else `modes` given
-  std::optional<ModelNode> node;  // the joint_modes mapping, for errors found while building
+  bool from_ratio = true;             // g from `ratio` (default 0.98), else `modes` given
+  std::optional<ModelNode> node;      // the joint_modes mapping, for errors found while building
   // `modes: 0`: no TVDs and no joint modes (the contact and its law serve the preload).
   bool none() const { return !from_ratio && modes.modes == 0; }
 };

@@ -67,9 +67,15 @@ SparseMatrix ModalDamping(const SparseMatrix& mass, const MatX& modes, const Vec
 }
 
 JointedSystem::JointedSystem(StructureMatrices matrices, std::vector<JointOperator> joints,
-                             std::vector<TimedLoad> loads)
-    : matrices_(std::move(matrices)), joints_(std::move(joints)), loads_(std::move(loads)) {
+                             std::vector<TimedLoad> loads, VecX coordinate_units)
+    : matrices_(std::move(matrices)),
+      joints_(std::move(joints)),
+      loads_(std::move(loads)),
+      units_(std::move(coordinate_units)) {
   const int n = size();
+  JD_CHECK(units_.size() == 0 ||
+               (units_.size() == n && (units_.array() > 0.0).all() && units_.allFinite()),
+           "JointedSystem: coordinate units must be empty or one finite value > 0 per coordinate");
   JD_CHECK(
       matrices_.stiffness.cols() == n && matrices_.mass.rows() == n && matrices_.mass.cols() == n,
       "JointedSystem: M and K must be square of one size");
@@ -172,7 +178,11 @@ JointedSystem Reduce(const JointedSystem& full, const MatX& basis) {
   std::vector<TimedLoad> loads;
   for (const TimedLoad& load : full.loads())
     loads.push_back({VecX(basis.transpose() * load.vector), load.factor});
-  return JointedSystem(std::move(reduced), std::move(joints), std::move(loads));
+  VecX units = basis.cwiseAbs().colwise().maxCoeff().transpose();
+  for (Eigen::Index j = 0; j < units.size(); ++j) {
+    if (!(units(j) > 0.0) || !std::isfinite(units(j))) units(j) = 1.0;
+  }
+  return JointedSystem(std::move(reduced), std::move(joints), std::move(loads), std::move(units));
 }
 
 }  // namespace jointdyn::joint

@@ -67,8 +67,9 @@ class JointedSystem final : public time::SecondOrderSystem {
  public:
   // Joints: all sparse (full model) or all dense (reduced), each of size() == K.rows();
   // load vectors of that size too (internal invariants: checked, InternalError).
+  // `coordinate_units`: CoordinateUnits() (empty: physical DOFs; Reduce() sets them).
   JointedSystem(StructureMatrices matrices, std::vector<JointOperator> joints,
-                std::vector<TimedLoad> loads);
+                std::vector<TimedLoad> loads, VecX coordinate_units = {});
 
   int size() const override { return static_cast<int>(matrices_.stiffness.rows()); }
   const solvers::SparseMatrix& mass() const override { return matrices_.mass; }
@@ -79,6 +80,7 @@ class JointedSystem final : public time::SecondOrderSystem {
   void ExternalForce(double t, VecX& f) const override;
   void Commit() override;
   double StoredEnergy() const override { return stored_energy_; }
+  VecX CoordinateUnits() const override { return units_; }
 
   // The joints with the results of the last evaluation (contact fields, gap norms).
   std::span<const JointOperator> joints() const { return joints_; }
@@ -90,6 +92,7 @@ class JointedSystem final : public time::SecondOrderSystem {
   std::vector<JointOperator> joints_;
   std::vector<TimedLoad> loads_;
   bool dense_ = false;  // joints with a dense R V
+  VecX units_;          // CoordinateUnits()
   double stored_energy_ = 0.0;
   // Workspaces.
   VecX joint_force_;
@@ -99,7 +102,8 @@ class JointedSystem final : public time::SecondOrderSystem {
 
 // The reduced system on coordinates y with x = V y for a basis V (columns, full model
 // size): V^T M V, V^T K V, V^T C V, joints with R V and the same gaps, areas, laws and
-// options (virgin history), loads V^T l with the same time functions.
+// options (virgin history), loads V^T l with the same time functions; the coordinate units
+// max_i |V_ij| (a column without motion keeps unit 1).
 JointedSystem Reduce(const JointedSystem& full, const MatX& basis);
 
 }  // namespace jointdyn::joint

@@ -206,8 +206,8 @@ TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& nor
         if (with_tangents) {
           // -T^T diag(e) T phi_i: the tangential stiffness of the pairs closed here.
           for (int p = 0; p < pairs; ++p)
-            tangent_contact.segment<2>(2 * p).setConstant(
-                contact(p) > 0.0 ? tangential.stiffness(p) : 0.0);
+            tangent_contact.segment<2>(2 * p).setConstant(contact(p) > 0.0 ? tangential.stiffness(p)
+                                                                           : 0.0);
           MatX tangent_weighted(2 * pairs, count);
           for (int c = 0; c < count; ++c)
             tangent_weighted.col(c) =

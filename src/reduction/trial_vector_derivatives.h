@@ -101,14 +101,11 @@ struct TvdResult {
 // Craig-Bampton interior DOFs, factor->size() entries, ascending); `focus` columns of V
 // (empty: all pairs (i, j)); `tangential` the closed pairs' tangential stiffness (empty:
 // none).
-TvdResult ComputeTrialVectorDerivatives(const MatX& basis, const NormalRows& normals,
-                                        const VecX& initial_gap,
-                                        const PairContactStiffness& stiffness,
-                                        const solvers::SparseCholesky& factor,
-                                        const std::vector<int>& free_rows,
-                                        const std::vector<int>& focus = {},
-                                        const TvdOptions& options = {},
-                                        const TangentialStiffness& tangential = {});
+TvdResult ComputeTrialVectorDerivatives(
+    const MatX& basis, const NormalRows& normals, const VecX& initial_gap,
+    const PairContactStiffness& stiffness, const solvers::SparseCholesky& factor,
+    const std::vector<int>& free_rows, const std::vector<int>& focus = {},
+    const TvdOptions& options = {}, const TangentialStiffness& tangential = {});
 
 // N: the normal rows (3 p + 2) of a relative-displacement operator with three rows per pair
 // in the order t1, t2, n (joint/contact_kinematics.h, on the model's free DOFs).

@@ -75,17 +75,34 @@ struct State {
   double max_abs_cq = 0;  // largest |C_q| entry (for the multiplier scale)
 };
 
+// The system's coordinate units u (SecondOrderSystem::CoordinateUnits()): positions u_i q_i
+// in metres, forces f_i / u_i in newtons. Empty: physical coordinates (u = 1).
+struct Units {
+  VecX u;
+  double Position(const VecX& q) const {
+    return u.size() == 0 ? MaxAbs(q) : MaxAbs(VecX(q.cwiseProduct(u)));
+  }
+  double Force(const VecX& f) const {
+    return u.size() == 0 ? MaxAbs(f) : MaxAbs(VecX(f.cwiseQuotient(u)));
+  }
+  VecX Scaled(int n, double physical, bool force) const {  // per coordinate
+    if (u.size() == 0) return VecX::Constant(n, physical);
+    return force ? VecX(physical * u) : VecX(physical * u.cwiseInverse());
+  }
+};
+
 // Running magnitudes of the accepted states, for the scales (see integrator.h).
 struct Magnitudes {
-  double position = 0.0;  // largest |q_i|
-  double momentum = 0.0;  // max|M_ij| times the largest |v_i|
-  double force = 0.0;     // largest |f_ext|, |C v + f_int| or |M a| entry
+  double position = 0.0;  // largest |q_i| [m]
+  double momentum = 0.0;  // max|M_ij| times the largest |v_i| (generalized: largest |M v|)
+  double force = 0.0;     // largest |f_ext|, |C v + f_int| or |M a| entry [N]
 
-  void Add(const State& s, const SparseMatrix& mass) {
-    position = std::max(position, MaxAbs(s.q));
-    momentum = std::max(momentum, solvers::MaxAbsEntry(mass) * MaxAbs(s.v));
-    force = std::max({force, MaxAbs(s.external), MaxAbs(VecX(s.viscous + s.internal)),
-                      MaxAbs(VecX(mass * s.a))});
+  void Add(const State& s, const SparseMatrix& mass, const Units& units) {
+    position = std::max(position, units.Position(s.q));
+    momentum = std::max(momentum, units.u.size() == 0 ? solvers::MaxAbsEntry(mass) * MaxAbs(s.v)
+                                                      : units.Force(VecX(mass * s.v)));
+    force = std::max({force, units.Force(s.external), units.Force(VecX(s.viscous + s.internal)),
+                      units.Force(VecX(mass * s.a))});
   }
 };
 
@@ -121,10 +138,12 @@ SparseMatrix Bordered(const SparseMatrix& upper_left, const SparseMatrix& cq, do
 //     (1 - a_f) C_q'], [C_q, 0]].
 class StepModel final : public solvers::ResidualModel {
  public:
-  StepModel(SecondOrderSystem& system, const Weights& weights, bool discrete_gradient)
+  StepModel(SecondOrderSystem& system, const Weights& weights, bool discrete_gradient,
+            const Units& units)
       : system_(system),
         w_(weights),
         discrete_gradient_(discrete_gradient),
+        units_(units),
         n_(system.size()),
         m_(system.constraint_count()) {}
 
@@ -146,8 +165,8 @@ class StepModel final : public solvers::ResidualModel {
     fixed_ = w_.mass_old * (system_.mass() * start.a) +
              w_.force_old * (start.viscous + start.constraint - start.external) +
              w_.internal_old * start.internal - w_.force_new * external_;
-    force_scale_ = Positive(
-        std::max({force_floor, magnitudes.force, magnitudes.momentum / h, MaxAbs(external_)}));
+    force_scale_ = Positive(std::max(
+        {force_floor, magnitudes.force, magnitudes.momentum / h, units_.Force(external_)}));
     position_scale_ = std::max(position_floor, magnitudes.position);
     cq_scale_ = start.max_abs_cq > 0.0 ? start.max_abs_cq : 1.0;
   }
@@ -195,13 +214,13 @@ class StepModel final : public solvers::ResidualModel {
 
   VecX ResidualScale() const override {
     VecX scale(n_ + m_);
-    scale << VecX::Constant(n_, Positive(beta_h2_ * force_scale_)),
+    scale << units_.Scaled(n_, Positive(beta_h2_ * force_scale_), true),
         VecX::Constant(m_, Positive(cq_scale_ * position_scale_));
     return scale;
   }
   VecX UnknownScale() const override {
     VecX scale(n_ + m_);
-    scale << VecX::Constant(n_, position_scale_),
+    scale << units_.Scaled(n_, position_scale_, false),
         VecX::Constant(m_, Positive(beta_h2_ * force_scale_ / cq_scale_));
     return scale;
   }
@@ -258,6 +277,7 @@ class StepModel final : public solvers::ResidualModel {
   SecondOrderSystem& system_;
   const Weights w_;
   const bool discrete_gradient_;
+  const Units& units_;
   const int n_, m_;
 
   const State* start_ = nullptr;
@@ -439,11 +459,14 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
   };
   observe();
 
+  const Units units{system.CoordinateUnits()};
+  JD_CHECK(units.u.size() == 0 || units.u.size() == n,
+           "Integrate: CoordinateUnits() must be empty or have size() entries");
   Magnitudes magnitudes;
-  magnitudes.Add(state, system.mass());
+  magnitudes.Add(state, system.mass(), units);
 
   const Weights weights = SchemeWeights(options);
-  StepModel model(system, weights, options.energy_conserving);
+  StepModel model(system, weights, options.energy_conserving, units);
   solvers::NewtonSolver newton(options.newton);
   const double error_factor = std::abs(weights.beta - 1.0 / 6.0);
   const double t_end = options.t_end;
@@ -504,7 +527,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     // Local error (adaptive steps): reject and shrink, or accept and adapt h.
     double growth = 1.0;
     if (options.adaptive) {
-      const double error = error_factor * h_step * h_step * MaxAbs(VecX(end.a - state.a)) /
+      const double error = error_factor * h_step * h_step * units.Position(VecX(end.a - state.a)) /
                            (options.error_tolerance * model.position_scale());
       growth = error > 0.0 ? std::clamp(0.9 * std::cbrt(1.0 / error), 0.2, 2.0) : 2.0;
       if (error > 1.0 && h_step > options.dt_min) {
@@ -522,7 +545,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     ++result.accepted_steps;
     result.t_reached = state.t;
     cuts = 0;
-    magnitudes.Add(state, system.mass());
+    magnitudes.Add(state, system.mass(), units);
     if (options.adaptive) {
       h = h_step * growth;
     } else if (to_grid) {

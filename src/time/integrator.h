@@ -27,6 +27,10 @@
 // S. Adaptive steps: the local error estimate (Zienkiewicz-Xie) is e = |beta - 1/6| h^2 max_i |a+_i
 // - a_i| / (S error_tolerance); a step with e > 1 is rejected (unless h = dt_min), and the next
 // step is h clamp(0.9 e^(-1/3), 0.2, 2).
+// Generalized coordinates (SecondOrderSystem::CoordinateUnits() u, e.g. a reduced model's
+// modes): positions are measured as u_i q_i and forces as f_i / u_i throughout (magnitudes,
+// the residual scale u_i times the force scale, the increment scale S / u_i, the error
+// estimate), so the tests mean metres and newtons whatever the basis normalization.
 #pragma once
 
 #include <functional>

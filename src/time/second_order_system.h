@@ -61,6 +61,13 @@ class SecondOrderSystem {
   // Recoverable energy stored in f_int (springs and laws) at the last evaluated trial
   // state [J].
   virtual double StoredEnergy() const = 0;
+  // The displacement per unit of each coordinate [m] (size() entries, > 0), for systems on
+  // generalized coordinates: modal coordinates y of x = V y have the largest |V_ij| of
+  // column j. The integrator's convergence and error tests then measure positions in
+  // metres and forces in newtons whatever the normalization of the basis (mass- and
+  // stiffness-normalized vectors differ by orders of magnitude). Empty (the default): the
+  // coordinates are physical DOFs, unit 1.
+  virtual VecX CoordinateUnits() const { return {}; }
 
   // Holonomic constraints c(q, t) = 0 (index-3 DAE, seed 003 eq. 2.55), enforced at
   // position level at the end of every step (eq. 2.59) with the constraint forces

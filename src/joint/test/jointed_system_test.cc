@@ -145,6 +145,12 @@ TEST(JointedSystem, IdentityBasisFollowsTheFullModelStepByStep) {
   JointedSystem reduced = Reduce(*full.system, MatX::Identity(n, n));
   ASSERT_TRUE(reduced.reduced());
   ASSERT_FALSE(full.system->reduced());
+  // Coordinate units: the largest |V_ij| of each column (1 here, 3 for a basis 3 I); the
+  // full model's coordinates are physical (none).
+  EXPECT_EQ(full.system->CoordinateUnits().size(), 0);
+  EXPECT_EQ(reduced.CoordinateUnits(), VecX::Ones(n));
+  EXPECT_EQ(Reduce(*full.system, 3.0 * MatX::Identity(n, n)).CoordinateUnits(),
+            VecX::Constant(n, 3.0));
 
   const time::IntegratorOptions options = Hht(1e-5, 1.6e-3);
   time::TransientResult full_result, reduced_result;

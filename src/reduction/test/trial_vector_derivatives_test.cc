@@ -98,7 +98,7 @@ void ExpectFiniteDifferencesToFirstOrder(const TangentialStiffness& tangential) 
   ASSERT_TRUE(tvd.status) << tvd.status.message;
   const std::vector<int>& rows = model.cb.interior_dofs;
   const MatX k_c = MatX(model.k_c);
-  const MatX n_free = Rows(MatX(model.normals).transpose(), rows).transpose();  // pairs x ni
+  const MatX n_free = Rows(MatX(model.normals).transpose(), rows).transpose();   // pairs x ni
   const MatX t_free = Rows(MatX(model.tangents).transpose(), rows).transpose();  // 2 pairs x ni
   const MatX basis = Rows(model.cb.basis.vectors, rows);
   double worst_order_gap = 0.0;
@@ -192,8 +192,7 @@ TEST(TrialVectorDerivatives, TangentialStiffnessAddsTheShearOfClosedPairs) {
         const int c = ColumnIndex(i, j, k, m);
         VecX shear = -(t.transpose() * e.asDiagonal() * t * model.cb.basis.vectors.col(i));
         for (int r = 0; r < model.cb.num_dofs; ++r) {
-          if (!std::binary_search(model.cb.interior_dofs.begin(), model.cb.interior_dofs.end(),
-                                  r))
+          if (!std::binary_search(model.cb.interior_dofs.begin(), model.cb.interior_dofs.end(), r))
             shear(r) = 0.0;
         }
         const VecX added = both.forces.col(c) - normal.forces.col(c);
@@ -203,8 +202,7 @@ TEST(TrialVectorDerivatives, TangentialStiffnessAddsTheShearOfClosedPairs) {
       }
     }
   }
-  const double changed =
-      (both.derivatives - normal.derivatives).norm() / normal.derivatives.norm();
+  const double changed = (both.derivatives - normal.derivatives).norm() / normal.derivatives.norm();
   std::printf("largest shear part of a fictive force: %.3e N, TVDs changed by %.3e\n",
               largest_shear, changed);
   EXPECT_GT(largest_shear, 0.0);

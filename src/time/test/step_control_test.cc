@@ -13,6 +13,7 @@ namespace jointdyn::time {
 namespace {
 
 using testing::LinearSystem;
+using testing::QuarticChain;
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -279,6 +280,96 @@ TEST(StepControl, RestWithoutForcesStaysAtRest) {
   ASSERT_TRUE(result.status) << result.status.message;
   EXPECT_EQ(q_end(0), 0.0);
   EXPECT_EQ(result.newton_iterations, result.accepted_steps);
+}
+
+// A system on scaled coordinates y with q = diag(s) y (as a reduced model's modes, whose
+// normalization sets their units): M_y = S M S, f_y = S f(S y), K_y = S K S, external S f.
+// With `units` it reports CoordinateUnits() = s.
+class ScaledSystem final : public SecondOrderSystem {
+ public:
+  ScaledSystem(SecondOrderSystem& physical, VecX s, bool units)
+      : physical_(physical), s_(std::move(s)), units_(units) {
+    const SparseMatrix scale = MatX(s_.asDiagonal()).sparseView();
+    m_ = scale * physical_.mass() * scale;
+    c_ = scale * physical_.damping() * scale;
+  }
+  int size() const override { return physical_.size(); }
+  const SparseMatrix& mass() const override { return m_; }
+  const SparseMatrix& damping() const override { return c_; }
+  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
+                       SparseMatrix* damping_tangent) override {
+    const VecX q = s_.cwiseProduct(*point.q), v = s_.cwiseProduct(*point.v),
+               q_start = s_.cwiseProduct(*point.q_start);
+    StepPoint physical_point = point;
+    physical_point.q = &q;
+    physical_point.v = &v;
+    physical_point.q_start = &q_start;
+    VecX fp = VecX::Zero(size());
+    if (Status status = physical_.InternalForce(physical_point, fp, stiffness, damping_tangent);
+        !status)
+      return status;
+    f = s_.cwiseProduct(fp);
+    const SparseMatrix scale = MatX(s_.asDiagonal()).sparseView();
+    if (stiffness) *stiffness = scale * (*stiffness) * scale;
+    return Status::Ok();
+  }
+  void ExternalForce(double t, VecX& f) const override {
+    physical_.ExternalForce(t, f);
+    f = s_.cwiseProduct(f);
+  }
+  void Commit() override { physical_.Commit(); }
+  double StoredEnergy() const override { return physical_.StoredEnergy(); }
+  VecX CoordinateUnits() const override { return units_ ? s_ : VecX(); }
+
+ private:
+  SecondOrderSystem& physical_;
+  VecX s_;
+  bool units_;
+  SparseMatrix m_, c_;
+};
+
+// The convergence tests see metres and newtons through CoordinateUnits(): a nonlinear
+// chain on coordinates scaled by 1e-4, 1 and 1e3 takes the physical run's Newton
+// iterations and path; without the units the same tolerances mean something else per
+// coordinate and the run differs.
+TEST(StepControl, CoordinateUnitsMakeTheTestsIndependentOfTheScaling) {
+  const auto force = [](double t) { return VecX::Constant(3, 50.0 * std::sin(20.0 * t)); };
+  IntegratorOptions options = FixedSteps(0.01);
+  options.t_end = 0.5;
+  options.newton.residual_tolerance = 1e-3;
+  options.newton.increment_tolerance = 1e-3;
+  options.position_scale = 1e-2;
+  auto run = [&](SecondOrderSystem& system, const VecX& s, std::vector<VecX>& path) {
+    return Integrate(system, options, VecX::Zero(3), VecX::Zero(3),
+                     [&](const StepRecord& r) { path.push_back(s.cwiseProduct(*r.q)); });
+  };
+  QuarticChain chain(3, 100.0, 1e6, force);
+  std::vector<VecX> physical_path, units_path, plain_path;
+  const TransientResult physical = run(chain, VecX::Ones(3), physical_path);
+  const VecX s{{1e-4, 1.0, 1e3}};
+  QuarticChain chain_units(3, 100.0, 1e6, force), chain_plain(3, 100.0, 1e6, force);
+  ScaledSystem with_units(chain_units, s, true), without_units(chain_plain, s, false);
+  const TransientResult units = run(with_units, s, units_path);
+  const TransientResult plain = run(without_units, s, plain_path);
+  ASSERT_TRUE(physical.status && units.status && plain.status) << units.status.message;
+  ASSERT_EQ(units_path.size(), physical_path.size());
+  double largest = 0.0, units_difference = 0.0, plain_difference = 0.0;
+  for (std::size_t k = 0; k < physical_path.size(); ++k) {
+    largest = std::max(largest, physical_path[k].cwiseAbs().maxCoeff());
+    units_difference =
+        std::max(units_difference, (units_path[k] - physical_path[k]).cwiseAbs().maxCoeff());
+    if (k < plain_path.size())
+      plain_difference =
+          std::max(plain_difference, (plain_path[k] - physical_path[k]).cwiseAbs().maxCoeff());
+  }
+  std::printf(
+      "Newton iterations: physical %d, scaled with units %d, without %d; largest "
+      "difference to the physical path %.2e (units) and %.2e (none) of %.3e m\n",
+      physical.newton_iterations, units.newton_iterations, plain.newton_iterations,
+      units_difference, plain_difference, largest);
+  EXPECT_EQ(units.newton_iterations, physical.newton_iterations);
+  EXPECT_LT(units_difference, 1e-9 * largest);
+  EXPECT_NE(plain.newton_iterations, physical.newton_iterations);
 }
 
 TEST(StepControl, OptionsValidate) {
