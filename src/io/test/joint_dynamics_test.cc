@@ -250,8 +250,10 @@ TEST(JointDynamicsLong, FrictionBarDynamicStudy) {
     return RunNamed(s, name)[key].get<double>();
   };
   // Seed 003 fig. 4.7a: e(20) < 1 % of the tip deflection for wPOD of TVDs (measured
-  // 0.60 % over 0.1 s). Fig. 4.8a has the gap norm below 1 % too; measured here 2.5 %, and
-  // every method levels off at 1.1-1.2 % with g = 50 (an error that is not the basis').
+  // 0.60 % over 0.1 s). Fig. 4.8a has the gap norm below 1 % too; measured here 2.5 % (the
+  // static study on this mesh has 1.1 % at g = 20), and every method levels off at
+  // 1.1-1.2 % with g = 50: the interface shear, which normal-only TVDs miss
+  // (docs/reduction.md).
   EXPECT_LT(error("wpod_tvd_20", "max_measure_error"), 0.01);
   EXPECT_LT(error("wpod_tvd_20", "max_gap_norm_error"), 0.03);
   // Joint modes converge: wPOD from g = 5 to 50, and POD of forces is the worst at g = 5
@@ -259,9 +261,11 @@ TEST(JointDynamicsLong, FrictionBarDynamicStudy) {
   EXPECT_LT(error("wpod_tvd_50", "max_gap_norm_error"), error("wpod_tvd_20", "max_gap_norm_error"));
   EXPECT_LT(error("wpod_tvd_20", "max_gap_norm_error"), error("wpod_tvd_5", "max_gap_norm_error"));
   EXPECT_GT(error("pod_forces_5", "max_gap_norm_error"), error("wpod_tvd_5", "max_gap_norm_error"));
-  // CPU time as a fraction of the full run's (measured 1.2 % and 7.8 %).
-  EXPECT_LT(error("wpod_tvd_20", "cpu_ratio_to_full"), 0.05);
-  EXPECT_LT(error("wpod_tvd_50", "cpu_ratio_to_full"), 0.2);
+  // CPU time as a fraction of the full run's (measured 0.45 % and 1.5 %: the reduced runs
+  // take 2.3-2.6 Newton iterations per step without step cuts).
+  EXPECT_LT(error("wpod_tvd_20", "cpu_ratio_to_full"), 0.02);
+  EXPECT_LT(error("wpod_tvd_50", "cpu_ratio_to_full"), 0.05);
+  EXPECT_EQ(RunNamed(s, "wpod_tvd_50")["rejected_steps"], 0);
 }
 
 }  // namespace
