@@ -286,17 +286,22 @@ DofMap::DofMap(const Mesh& mesh, const ConstraintSpec& spec) : dim_(mesh.dim) {
   for (int d = 0; d < num_dofs; ++d) {
     if (resolved[d].size() == 1 && resolved[d][0].first == d) free_index_[d] = num_free++;
   }
-  std::vector<Eigen::Triplet<double>> all, mesh_rows;
+  std::vector<Eigen::Triplet<double>> all, mesh_rows, reference_rows;
   for (int d = 0; d < num_dofs; ++d) {
     for (const auto& [free, value] : resolved[d]) {
       all.emplace_back(d, free_index_[free], value);
-      if (d < num_mesh_dofs_) mesh_rows.emplace_back(d, free_index_[free], value);
+      if (d < num_mesh_dofs_)
+        mesh_rows.emplace_back(d, free_index_[free], value);
+      else
+        reference_rows.emplace_back(d - num_mesh_dofs_, free_index_[free], value);
     }
   }
   transform_.resize(num_dofs, num_free);
   transform_.setFromTriplets(all.begin(), all.end());
   mesh_transform_.resize(num_mesh_dofs_, num_free);
   mesh_transform_.setFromTriplets(mesh_rows.begin(), mesh_rows.end());
+  reference_transform_.resize(num_dofs - num_mesh_dofs_, num_free);
+  reference_transform_.setFromTriplets(reference_rows.begin(), reference_rows.end());
 }
 
 int DofMap::ReferenceDof(const std::string& name, int component) const {
@@ -306,11 +311,19 @@ int DofMap::ReferenceDof(const std::string& name, int component) const {
   return num_mesh_dofs_ + 6 * it->second + component;
 }
 
-solvers::SparseMatrix DofMap::Reduce(const solvers::SparseMatrix& mesh_matrix) const {
+solvers::SparseMatrix DofMap::Reduce(const solvers::SparseMatrix& mesh_matrix,
+                                     const solvers::SparseMatrix& reference_matrix) const {
   JD_CHECK(mesh_matrix.rows() == num_mesh_dofs_ && mesh_matrix.cols() == num_mesh_dofs_,
            "DofMap::Reduce: the matrix must have one row and column per mesh DOF");
   const solvers::SparseMatrix product = mesh_matrix * mesh_transform_;
-  return solvers::SparseMatrix(mesh_transform_.transpose() * product);
+  solvers::SparseMatrix reduced = mesh_transform_.transpose() * product;
+  if (reference_matrix.size() == 0) return reduced;
+  const int num_reference = static_cast<int>(reference_transform_.rows());
+  JD_CHECK(reference_matrix.rows() == num_reference && reference_matrix.cols() == num_reference,
+           "DofMap::Reduce: the reference matrix must have one row and column per reference DOF");
+  const solvers::SparseMatrix reference_product = reference_matrix * reference_transform_;
+  reduced += reference_transform_.transpose() * reference_product;
+  return reduced;
 }
 
 }  // namespace jointdyn::fe

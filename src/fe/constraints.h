@@ -82,9 +82,11 @@ class DofMap {
 
   // T (num_dofs x num_free_dofs): u = T q.
   const solvers::SparseMatrix& transform() const { return transform_; }
-  // T^T A T for a matrix A on the mesh DOFs (K or M; reference nodes carry no mass or
-  // stiffness of their own).
-  solvers::SparseMatrix Reduce(const solvers::SparseMatrix& mesh_matrix) const;
+  // T^T A T for a matrix A on the mesh DOFs (K or M of the elements), plus T_r^T B T_r for a
+  // matrix B on the reference-node DOFs (6 per reference node, in their order: beams between
+  // reference nodes); an empty B (0 x 0): none.
+  solvers::SparseMatrix Reduce(const solvers::SparseMatrix& mesh_matrix,
+                               const solvers::SparseMatrix& reference_matrix = {}) const;
   // T^T f for forces f on all DOFs [N, N m].
   VecX ReduceLoad(const VecX& load) const { return transform_.transpose() * load; }
   // u = T q: all DOFs from the independent ones.
@@ -95,8 +97,9 @@ class DofMap {
   int num_mesh_dofs_;
   std::map<std::string, int> reference_index_;
   std::vector<int> free_index_;
-  solvers::SparseMatrix transform_;       // all DOFs x free
-  solvers::SparseMatrix mesh_transform_;  // mesh DOFs x free (the first rows of T)
+  solvers::SparseMatrix transform_;            // all DOFs x free
+  solvers::SparseMatrix mesh_transform_;       // mesh DOFs x free (the first rows of T)
+  solvers::SparseMatrix reference_transform_;  // reference DOFs x free (the last rows of T)
 };
 
 // Consistent nodal areas w_i = int N_i dA of a face set [m^2] (lengths [m] for the edges

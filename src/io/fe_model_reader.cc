@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/progress.h"
 #include "fe/assembly.h"
+#include "fe/beam.h"
 #include "fe/contact_surface.h"
 #include "fe/gmsh_mesh.h"
 
@@ -206,6 +207,20 @@ void ReadMesh(const ModelNode& root, FeModelSpec& spec) {
   mesh.Finish();
 }
 
+// E, nu, rho and (plane elements only, when `thickness_allowed`) thickness of the mapping `m`.
+fe::ElasticMaterial ReadElasticMaterial(const ModelNode& m, bool thickness_allowed) {
+  fe::ElasticMaterial material;
+  material.youngs_modulus = m.Double("E", Positive());
+  material.poisson_ratio =
+      m.Double("nu", {[](double x) { return x > -1.0 && x < 0.5; }, "must be in (-1, 0.5)"});
+  material.density = m.Double("rho", NonNegative());
+  if (m.Has("thickness") && !thickness_allowed)
+    m.FailValue("thickness", "", "applies to plane (2D) models only");
+  material.thickness = m.Double("thickness", material.thickness, Positive());
+  m.Finish();
+  return material;
+}
+
 void ReadMaterials(const ModelNode& root, FeModelSpec& spec) {
   if (spec.source == FeMeshSource::kMatrixMarket) {
     if (root.Has("materials"))
@@ -216,19 +231,9 @@ void ReadMaterials(const ModelNode& root, FeModelSpec& spec) {
   const ModelNode materials = root.Map("materials");
   spec.materials_node = materials;
   const bool plane = spec.source == FeMeshSource::kRectangle;
-  for (const std::string& block : materials.Keys()) {
-    const ModelNode m = materials.Map(block);
-    fe::ElasticMaterial material;
-    material.youngs_modulus = m.Double("E", Positive());
-    material.poisson_ratio =
-        m.Double("nu", {[](double x) { return x > -1.0 && x < 0.5; }, "must be in (-1, 0.5)"});
-    material.density = m.Double("rho", NonNegative());
-    if (m.Has("thickness") && !plane && spec.source != FeMeshSource::kMshFile)
-      m.FailValue("thickness", "", "applies to plane (2D) models only");
-    material.thickness = m.Double("thickness", material.thickness, Positive());
-    m.Finish();
-    spec.materials[block] = material;
-  }
+  for (const std::string& block : materials.Keys())
+    spec.materials[block] =
+        ReadElasticMaterial(materials.Map(block), plane || spec.source == FeMeshSource::kMshFile);
 }
 
 // The names of the DOF components of supports: mesh nodes, or reference nodes.
@@ -267,6 +272,20 @@ void ReadConstraints(const ModelNode& root, FeModelSpec& spec) {
         s.components.push_back(Component(node, c, references.contains(s.set)));
     node.Finish();
     spec.supports.push_back(std::move(s));
+  }
+  spec.beams_nodes = root.OptionalMaps("beams");
+  for (const ModelNode& node : spec.beams_nodes) {
+    const std::vector<std::string> names = node.Strings("nodes");
+    if (names.size() != 2 || names[0] == names[1])
+      node.FailValue("nodes", "[" + names[0] + (names.size() > 1 ? ", " + names[1] : "") + "]",
+                     "must name two different reference nodes");
+    for (const std::string& name : names)
+      if (!references.contains(name))
+        node.FailValue("nodes", name, "must name a reference node (key reference_nodes)");
+    FeBeam beam{.a = names[0], .b = names[1], .diameter = node.Double("diameter", Positive())};
+    beam.material = ReadElasticMaterial(node.Map("material"), false);
+    node.Finish();
+    spec.beams.push_back(std::move(beam));
   }
   spec.couplings_nodes = root.OptionalMaps("couplings");
   for (const ModelNode& node : spec.couplings_nodes) {
@@ -402,6 +421,43 @@ FeModelSpec ReadFeModelSpec(const ModelNode& root) {
   return spec;
 }
 
+namespace {
+
+// The beams' K and M on the reference-node DOFs (model.reference_stiffness, _mass).
+void AssembleBeams(const FeModelSpec& spec, FeModel& model) {
+  if (spec.beams.empty()) return;
+  std::map<std::string, int> index;
+  for (size_t r = 0; r < model.reference_nodes.size(); ++r)
+    index[model.reference_nodes[r].name] = static_cast<int>(r);
+  std::vector<Eigen::Triplet<double>> k, m;
+  for (size_t i = 0; i < spec.beams.size(); ++i) {
+    const FeBeam& beam = spec.beams[i];
+    const int a = index.at(beam.a), b = index.at(beam.b);
+    const Vec3& xa = model.reference_nodes[a].position;
+    const Vec3& xb = model.reference_nodes[b].position;
+    if ((xb - xa).norm() <= 1e-9 * std::max(1.0, xa.norm()))
+      spec.beams_nodes[i].FailValue(
+          "nodes", "[" + beam.a + ", " + beam.b + "]",
+          "the reference nodes must not coincide (a beam needs a length)");
+    const fe::BeamMatrices element = fe::BeamElement(
+        xa, xb, fe::BeamSection::Circular(beam.diameter, beam.material.poisson_ratio),
+        beam.material);
+    const auto dof = [&](int local) { return 6 * (local < 6 ? a : b) + local % 6; };
+    for (int p = 0; p < 12; ++p)
+      for (int q = 0; q < 12; ++q) {
+        k.emplace_back(dof(p), dof(q), element.stiffness(p, q));
+        m.emplace_back(dof(p), dof(q), element.mass(p, q));
+      }
+  }
+  const int n = 6 * static_cast<int>(model.reference_nodes.size());
+  model.reference_stiffness.resize(n, n);
+  model.reference_stiffness.setFromTriplets(k.begin(), k.end());
+  model.reference_mass.resize(n, n);
+  model.reference_mass.setFromTriplets(m.begin(), m.end());
+}
+
+}  // namespace
+
 FeModel BuildFeModel(const FeModelSpec& spec) {
   FeModel model;
   const ModelNode& root = *spec.root;
@@ -457,6 +513,7 @@ FeModel BuildFeModel(const FeModelSpec& spec) {
     RethrowInList(error, "reference_nodes", spec.reference_nodes_nodes);
     LocateAt(root, error);
   }
+  AssembleBeams(spec, model);
   model.times.constraints = Seconds(start);
   progress.Update(3);
 
@@ -536,7 +593,13 @@ double TranslationalMass(const FeModel& model) {
   const int dim = model.mesh.dim;
   VecX ex = VecX::Zero(model.mass.rows());
   for (int n = 0; n < model.mesh.num_nodes(); ++n) ex(n * dim) = 1.0;
-  return ex.dot(model.mass * ex);
+  double mass = ex.dot(model.mass * ex);
+  if (model.reference_mass.size() > 0) {  // the beams
+    VecX er = VecX::Zero(model.reference_mass.rows());
+    for (int r = 0; r < er.size(); r += 6) er(r) = 1.0;
+    mass += er.dot(model.reference_mass * er);
+  }
+  return mass;
 }
 
 }  // namespace jointdyn::io

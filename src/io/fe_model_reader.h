@@ -51,6 +51,14 @@ struct FeContactSpec {
   fe::PairingOptions options;
 };
 
+// A beam between two reference nodes (fe/beam.h: Timoshenko stiffness, consistent mass):
+// a bolt shank between the reference nodes of its two holes, a connector.
+struct FeBeam {
+  std::string a, b;       // reference node names (distinct, at distinct positions)
+  double diameter = 0.0;  // [m] of the solid circular section
+  fe::ElasticMaterial material;
+};
+
 // A static load on a reference node, in the global frame: the force acts on its
 // translations, the moment on its rotations (independent reference nodes of a rigid
 // coupling have both; a distributing coupling spreads them over its face).
@@ -72,13 +80,14 @@ struct FeModelSpec {
   std::vector<FeReferenceNode> reference_nodes;
   std::vector<fe::Support> supports;
   std::vector<fe::Coupling> couplings;
+  std::vector<FeBeam> beams;  // key `beams`, optional
   std::vector<FeContactSpec> contacts;
   std::vector<FeLoad> loads;  // key `loads`, optional
 
   // The nodes of the file, for errors found while building.
   std::optional<ModelNode> root, mesh_node, materials_node;
-  std::vector<ModelNode> reference_nodes_nodes, supports_nodes, couplings_nodes, contact_nodes,
-      loads_nodes;
+  std::vector<ModelNode> reference_nodes_nodes, supports_nodes, couplings_nodes, beams_nodes,
+      contact_nodes, loads_nodes;
 };
 
 // Reads the list under key `loads` of the mapping `node` (required there; e.g. the root,
@@ -118,11 +127,20 @@ struct FeModel {
   std::map<std::string, fe::ElasticMaterial> materials;
   solvers::SparseMatrix stiffness;  // K on the mesh DOFs [N/m]
   solvers::SparseMatrix mass;       // M on the mesh DOFs [kg]
+  // The beams' K and M on the reference-node DOFs (6 per reference node); 0 x 0 without
+  // beams.
+  solvers::SparseMatrix reference_stiffness, reference_mass;
   std::unique_ptr<fe::DofMap> dofs;
   std::vector<fe::ReferenceNode> reference_nodes;
   std::vector<fe::PairingResult> contacts;  // one per contact spec, in order
   std::vector<std::string> contact_names;
   FeStageTimes times;
+
+  // K and M on the independent DOFs: T^T K T of the elements plus the beams'.
+  solvers::SparseMatrix ReducedStiffness() const {
+    return dofs->Reduce(stiffness, reference_stiffness);
+  }
+  solvers::SparseMatrix ReducedMass() const { return dofs->Reduce(mass, reference_mass); }
 };
 
 // Builds the model (stages reported through core/progress.h on stderr).

@@ -277,8 +277,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   EnsureDirectory(out_dir);
 
   // The full system on the independent DOFs.
-  joint::StructureMatrices matrices{.mass = dofs.Reduce(model.mass),
-                                    .stiffness = dofs.Reduce(model.stiffness)};
+  joint::StructureMatrices matrices{.mass = model.ReducedMass(),
+                                    .stiffness = model.ReducedStiffness()};
   if (spec.rayleigh_alpha > 0.0 || spec.rayleigh_beta > 0.0)
     matrices.damping = joint::RayleighDamping(matrices.mass, matrices.stiffness,
                                               spec.rayleigh_alpha, spec.rayleigh_beta);

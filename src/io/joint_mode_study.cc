@@ -201,8 +201,8 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   std::vector<int> measure_dofs;
   for (const LoadCase& c : spec.cases) measure_dofs.push_back(FreeDofIndex(model, c.measure));
   EnsureDirectory(out_dir);
-  const solvers::SparseMatrix stiffness = dofs.Reduce(model.stiffness);
-  const solvers::SparseMatrix mass = dofs.Reduce(model.mass);
+  const solvers::SparseMatrix stiffness = model.ReducedStiffness();
+  const solvers::SparseMatrix mass = model.ReducedMass();
   std::vector<VecX> loads;
   for (const LoadCase& c : spec.cases) loads.push_back(AssembleLoads(model, c.loads));
   const JointContact contact = BuildJointContact(model, spec.joint);

@@ -119,6 +119,7 @@ nlohmann::json FeModelSummary(const FeModelSpec& spec, const FeModel& model) {
   summary["elements"] = elements;
   summary["dofs"] = dofs.num_mesh_dofs();
   summary["reference_nodes"] = model.reference_nodes.size();
+  summary["beams"] = spec.beams.size();
   summary["free_dofs"] = dofs.num_free_dofs();
   summary["nnz_stiffness"] = model.stiffness.nonZeros();
   summary["nnz_mass"] = model.mass.nonZeros();
@@ -193,8 +194,7 @@ RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out
     solvers::EigenOptions options;
     options.count = modal.mode_count;
     options.shift = ShiftEigenvalue(modal.shift_frequency);
-    eigen = solvers::SolveGeneralizedEigen(dofs.Reduce(model.stiffness), dofs.Reduce(model.mass),
-                                           options);
+    eigen = solvers::SolveGeneralizedEigen(model.ReducedStiffness(), model.ReducedMass(), options);
     eigen_seconds = Seconds(eigen_start);
     progress.Update(1);
   }

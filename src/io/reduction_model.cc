@@ -45,8 +45,8 @@ FullComparison CompareFull(const FeModel& model, int count, int rigid_modes) {
   solvers::EigenOptions options;
   options.count = count + rigid_modes;
   options.shift = ShiftEigenvalue(kFullShiftHz);
-  full.eigen = solvers::SolveGeneralizedEigen(model.dofs->Reduce(model.stiffness),
-                                              model.dofs->Reduce(model.mass), options);
+  full.eigen =
+      solvers::SolveGeneralizedEigen(model.ReducedStiffness(), model.ReducedMass(), options);
   for (Eigen::Index k = rigid_modes; k < full.eigen.values.size(); ++k)
     full.frequencies.push_back(SignedFrequency(full.eigen.values(k)));
   full.seconds = Seconds(start);
@@ -507,8 +507,8 @@ RunOutcome RunReductionModel(const ModelNode& root, const std::filesystem::path&
   std::vector<std::string> boundary_names;
   for (const auto& dof : boundary) boundary_names.push_back(dof.name);
 
-  const solvers::SparseMatrix stiffness = dofs.Reduce(model.stiffness);
-  const solvers::SparseMatrix mass = dofs.Reduce(model.mass);
+  const solvers::SparseMatrix stiffness = model.ReducedStiffness();
+  const solvers::SparseMatrix mass = model.ReducedMass();
   reduction::CraigBamptonResult cb;
   {
     Progress progress("reduction: Craig-Bampton", 1);

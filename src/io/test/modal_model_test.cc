@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <regex>
 
+#include "fe/beam.h"
 #include "fe/gmsh_structures.h"
 #include "fe/structured_mesh.h"
 #include "io/run_model.h"
@@ -138,6 +140,52 @@ modes: {count: 2, shift: 0}
   for (int k = 0; k < 2; ++k)
     EXPECT_NEAR(s["frequencies_hz"][k].get<double>() / beam, 1.0, 1e-2) << "mode " << k + 1;
   EXPECT_EQ(s["contact"]["pairs"].get<int>(), 0);
+}
+
+// A beam between two reference nodes (the mesh is held everywhere): the cantilever's first
+// frequency from the beam element's own 12 x 12 matrices with end a clamped, and the
+// beam's mass in mass_total.
+TEST(ModalModel, BeamBetweenReferenceNodes) {
+  const auto out = OutDir("beam_cantilever");
+  const ModelNode root = ModelNode::LoadString(R"(
+analysis: modal
+mesh:
+  generate: {structure: box, element: hex8, dimensions: [0.01, 0.01, 0.01], size: 0.01}
+materials:
+  box: &steel {E: 210.0e9, nu: 0.3, rho: 7850.0}
+reference_nodes:
+  - {name: a, position: [0.0, 0.0, 0.1]}
+  - {name: b, position: [0.12, 0.16, 0.1]}
+supports:
+  - {set: xmin}
+  - {set: xmax}
+  - {set: a}
+beams:
+  - {nodes: [a, b], diameter: 0.01, material: *steel}
+modes: {count: 1, shift: 0}
+)",
+                                               (out / "beam.yaml").string());
+  ASSERT_EQ(root.String("analysis"), "modal");  // read by RunModelFile in a real run
+  const RunOutcome outcome = RunModalModel(root, out);
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  const nlohmann::json s = ReadSummary(out);
+  EXPECT_EQ(s["beams"].get<int>(), 1);
+  EXPECT_EQ(s["free_dofs"].get<int>(), 6);
+
+  const fe::ElasticMaterial steel{210e9, 0.3, 7850.0, 1.0};
+  const fe::BeamSection section = fe::BeamSection::Circular(0.01, 0.3);
+  const fe::BeamMatrices beam =
+      fe::BeamElement(Vec3(0.0, 0.0, 0.1), Vec3(0.12, 0.16, 0.1), section, steel);
+  const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eigen(
+      MatX(beam.stiffness.bottomRightCorner<6, 6>()), MatX(beam.mass.bottomRightCorner<6, 6>()));
+  const double expected = std::sqrt(eigen.eigenvalues()(0)) / (2.0 * std::numbers::pi);
+  EXPECT_NEAR(s["frequencies_hz"][0].get<double>() / expected, 1.0, 1e-9);
+  // One element of the slender cantilever (L = 0.2 m): near Euler-Bernoulli's 1.8751^2.
+  const double euler = 1.8751 * 1.8751 / (2.0 * std::numbers::pi * 0.04) *
+                       std::sqrt(210e9 * section.inertia / (7850.0 * section.area));
+  EXPECT_NEAR(expected / euler, 1.0, 0.01);
+  const double box_mass = 7850.0 * 1e-6;
+  EXPECT_NEAR(s["mass_total"].get<double>(), box_mass + 7850.0 * section.area * 0.2, 1e-12);
 }
 
 // mesh.file: a Gmsh .msh file next to the model file (two hex8 cells of a 2 x 1 x 1 m box,
