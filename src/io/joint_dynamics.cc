@@ -223,6 +223,8 @@ struct RunResult {
   int size = 0;                                  // state size
   std::vector<double> measure_error, gap_error;  // on history.time; empty: the reference
   int field_steps = 0;
+  int pair_openings = 0;        // JointOperator::openings(), summed over the joints
+  double opening_energy = 0.0;  // JointOperator::opening_energy() [J], summed
 };
 
 void WriteHistories(const std::filesystem::path& path, const std::vector<RunSpec>& runs,
@@ -424,6 +426,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
         j["cpu_ratio_to_full"] = tr.cpu_seconds / results[*full_run].transient.cpu_seconds;
       if (spec.field_runs.count(run.name)) j["contact_field_steps"] = result.field_steps;
       j["energy"] = EnergySummary(tr.energy);
+      j["energy"]["law_energy_dropped_at_opening"] = result.opening_energy;
+      j["pair_openings"] = result.pair_openings;
       runs_json.push_back(std::move(j));
       if (run.full)
         times["full_run"] = result.wall_seconds;
@@ -510,6 +514,10 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
     const VecX zero = VecX::Zero(system.size());
     result.transient = time::Integrate(system, options, zero, zero, observer);
     result.wall_seconds = Seconds(t);
+    for (const joint::JointOperator& joint : system.joints()) {
+      result.pair_openings += joint.openings();
+      result.opening_energy += joint.opening_energy();
+    }
     if (!result.transient.status)
       failures.push_back("run " + run.name + ": " + result.transient.status.message);
     std::cerr << "joint dynamics: run " << run.name << " "

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -60,6 +61,11 @@ void JointOperator::ResetHistory() {
   trial_ = committed_;
   committed_offset_ = VecX::Zero(2 * n);
   trial_offset_ = committed_offset_;
+  committed_energy_ = VecX::Zero(n);
+  trial_energy_ = committed_energy_;
+  committed_closed_.assign(n, false);
+  openings_.assign(n, 0);
+  opening_energy_ = VecX::Zero(n);
 }
 
 Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
@@ -127,6 +133,7 @@ Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
     c.setZero();
     c.col(2) << response.d_traction_d_gap_rate, -response.d_pressure_d_gap_rate;
     states_[i] = response.state;
+    trial_energy_(i) = area_(i) * response.tangential_energy;
     stored_energy_ += area_(i) * response.stored_energy;
     rate_dependent_ = rate_dependent_ || !c.isZero(0.0);
   }
@@ -152,8 +159,17 @@ void JointOperator::Jacobian(MatX& j, Derivative derivative) {
 }
 
 void JointOperator::Commit() {
+  for (int i = 0, n = num_pairs(); i < n; ++i) {
+    const bool closed = states_[i] != laws::ContactState::kOpen;
+    if (committed_closed_[i] && !closed) {
+      ++openings_[i];
+      opening_energy_(i) += committed_energy_(i);
+    }
+    committed_closed_[i] = closed;
+  }
   committed_ = trial_;
   committed_offset_ = trial_offset_;
+  committed_energy_ = trial_energy_;
 }
 
 PairOutput JointOperator::Output(int pair) const {
@@ -164,8 +180,16 @@ PairOutput JointOperator::Output(int pair) const {
           .s2 = kinematics_(3 * pair + 1),
           .tau1 = stresses_(3 * pair),
           .tau2 = stresses_(3 * pair + 1),
-          .state = states_[pair]};
+          .state = states_[pair],
+          .openings = openings_[pair],
+          .opening_energy = opening_energy_(pair)};
 }
+
+int JointOperator::openings() const {
+  return std::accumulate(openings_.begin(), openings_.end(), 0);
+}
+
+double JointOperator::opening_energy() const { return opening_energy_.sum(); }
 
 int JointOperator::CountInContact() const {
   int count = 0;

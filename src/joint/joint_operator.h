@@ -67,7 +67,9 @@ struct PairOutput {
   double s1 = 0.0, s2 = 0.0;      // tangential displacement since contact closure [m]
   double tau1 = 0.0, tau2 = 0.0;  // friction stress components along t1, t2 [Pa]
   laws::ContactState state = laws::ContactState::kOpen;  // frictionless closed pairs: kSlip
-  double friction_stress() const;                        // |tau| [Pa]
+  int openings = 0;                // JointOperator::openings() of this pair so far
+  double opening_energy = 0.0;     // JointOperator::opening_energy() of this pair so far [J]
+  double friction_stress() const;  // |tau| [Pa]
 };
 
 class JointOperator {
@@ -100,9 +102,21 @@ class JointOperator {
   // for a dense one (no allocation per call for the dense form once j has its size).
   void Jacobian(solvers::SparseMatrix& j, Derivative derivative = Derivative::kDisplacement);
   void Jacobian(MatX& j, Derivative derivative = Derivative::kDisplacement);
-  // Makes the trial history (friction states and tangential offsets) the committed one.
+  // Makes the trial history (friction states and tangential offsets) the committed one,
+  // and counts the pairs that opened since the last Commit().
   void Commit();
-  // Back to the virgin state: no slip, zero offsets.
+  // Pairs that opened (closed at one commit, open at the next) since ResetHistory(), and
+  // the tangential law energy they held at their last closed commit [J], which the opening
+  // drops (the traction vanishes with the pressure, the slip does not go back): e.g. the
+  // stick spring and the parallel spring c2 |s|^2 / 2 of a three-parameter Coulomb law,
+  // whose offset restarts at the next closure (eq. 3.80). Part of the law dissipation; when
+  // it is most of it, the damping comes from pairs opening at the contact boundary rather
+  // than from sliding, and depends on how finely the mesh resolves that boundary. (The
+  // penalty energy is not counted: the pressure returns it as the gap closes to zero.)
+  // Per pair in Output() (the contact fields show where it happens).
+  int openings() const;
+  double opening_energy() const;
+  // Back to the virgin state: no slip, zero offsets, no openings counted.
   void ResetHistory();
 
   // Results of the last Evaluate().
@@ -131,6 +145,10 @@ class JointOperator {
   // Per pair, contiguous.
   std::vector<double> committed_, trial_;  // friction history
   VecX committed_offset_, trial_offset_;   // s*_i (2 per pair) [m]
+  VecX committed_energy_, trial_energy_;   // A_i times the tangential stored energy [J]
+  std::vector<bool> committed_closed_;
+  std::vector<int> openings_;  // per pair
+  VecX opening_energy_;        // per pair [J]
   VecX z_, z_rate_, kinematics_, stresses_, weighted_;
   std::vector<Mat3> tangents_, rate_tangents_;
   std::vector<laws::ContactState> states_;

@@ -47,6 +47,7 @@ Status ContactPoint::Evaluate(const ContactInput& in, std::span<const double> co
   out.d_pressure_d_gap_rate = normal.d_pressure_d_gap_rate;
   out.d_traction_d_gap_rate = tangential.d_traction_d_pressure * normal.d_pressure_d_gap_rate;
   out.stored_energy = normal.stored_energy + tangential.stored_energy;
+  out.tangential_energy = tangential.stored_energy;
   return Status::Ok();
 }
 

@@ -34,7 +34,8 @@ struct ContactResponse {
   Mat3 tangent = Mat3::Zero();
   double d_pressure_d_gap_rate = 0.0;         // dp/dg_dot [Pa s/m]
   Vec2 d_traction_d_gap_rate = Vec2::Zero();  // d tau / d g_dot [Pa s/m]
-  double stored_energy = 0.0;  // normal + tangential recoverable energy [J/m^2] ([J])
+  double stored_energy = 0.0;      // normal + tangential recoverable energy [J/m^2] ([J])
+  double tangential_energy = 0.0;  // its tangential part [J/m^2] ([J])
 };
 
 class ContactPoint {

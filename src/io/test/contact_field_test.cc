@@ -79,7 +79,7 @@ TEST(ContactField, TwoStepsReadBackFromPvdAndVtu) {
   EXPECT_EQ(times, (std::vector<double>{0.0, 0.001}));
   ASSERT_EQ(files, (std::vector<std::string>{"contact_000000.vtu", "contact_000001.vtu"}));
 
-  // The second step: three vertex cells at the current slave positions, the nine arrays,
+  // The second step: three vertex cells at the current slave positions, the eleven arrays,
   // the legend, and the values of pair 2 (slipping) and the states of all.
   const std::string text = ReadText(dir / files[1]);
   EXPECT_NE(text.find("<!-- jointdyn contact field"), std::string::npos);
@@ -90,10 +90,11 @@ TEST(ContactField, TwoStepsReadBackFromPvdAndVtu) {
   EXPECT_EQ(vtu.types, std::vector<uint8_t>(3, 1));  // VTK_VERTEX
   EXPECT_EQ(vtu.floats.at(""),
             (std::vector<double>{0.031, 0.002, 0.003, 0.01, 0.0, 0.0, 0.02, 0.0, 0.0}));
-  for (const char* name :
-       {"gap", "pressure", "status", "s1", "s2", "friction_stress", "tau1", "tau2", "normal_force"})
+  for (const char* name : {"gap", "pressure", "status", "s1", "s2", "friction_stress", "tau1",
+                           "tau2", "normal_force", "openings", "opening_energy"})
     ASSERT_EQ(vtu.floats.count(name), 1u) << name;
-  EXPECT_EQ(vtu.floats.size(), 10u);  // the nine arrays and the points
+  EXPECT_EQ(vtu.floats.size(), 12u);  // the eleven arrays and the points
+  EXPECT_EQ(vtu.floats.at("openings"), (std::vector<double>(3, 0.0)));  // none opened yet
   EXPECT_EQ(vtu.floats.at("status"), (std::vector<double>{0.0, 1.0, 2.0}));
   // Pair 2, from the laws by hand: p = eps * 2e-9 = 2e4 Pa, tau1 = mu p = 3000 Pa (slip
   // along +t1), A p = 3e-4 * 2e4 = 6 N.

@@ -234,6 +234,42 @@ TEST(JointOperator, RollbackIsNotCommittingAndOpenPairsRestartFromZeroSlip) {
   }
 }
 
+// Pairs that open drop the tangential energy their laws held: pressed and shifted (stick
+// springs and the parallel spring c2 loaded), committed, then lifted: every pair counts one
+// opening and drops the stick and c2 spring energies (not the penalty's).
+TEST(JointOperator, CountsOpeningsAndTheLawEnergyTheyDrop) {
+  const fe::Mesh mesh = TwoBoxes();
+  ContactKinematics k = Interface(mesh);
+  JointOperator joint(k.relative, k.initial_gap, k.area, Laws(true));
+  VecX u = VecX::Zero(k.relative.cols());
+  const std::vector<int>& upper = mesh.blocks[1].connectivity;
+  for (int node : upper) u.segment<3>(3 * node) = Vec3(0.0, 0.0, -1e-3);  // closed
+  ASSERT_TRUE(joint.Evaluate(u).ok);
+  joint.Commit();
+  for (int node : upper) u.segment<3>(3 * node) = Vec3(5e-3, 1e-3, -1e-3);  // slides
+  ASSERT_TRUE(joint.Evaluate(u).ok);
+  joint.Commit();
+  EXPECT_EQ(joint.openings(), 0);
+  const double stored = joint.StoredEnergy();
+  // Per unit area: eps g^2 / 2 = 0.5 J/m^2, c2 |s|^2 / 2 = 0.013 J/m^2, and the slider's
+  // stick spring at the slip limit (mu p)^2 / (2 c1) = 0.45 J/m^2.
+  EXPECT_NEAR(stored / k.area.sum(), 0.5 + 0.013 + 0.45, 1e-9);
+  for (int node : upper) u(3 * node + 2) = 1e-3;  // open
+  ASSERT_TRUE(joint.Evaluate(u).ok);
+  EXPECT_EQ(joint.openings(), 0);  // not committed yet
+  joint.Commit();
+  EXPECT_EQ(joint.openings(), joint.num_pairs());
+  EXPECT_EQ(joint.Output(0).openings, 1);
+  EXPECT_NEAR(joint.Output(0).opening_energy, (0.013 + 0.45) * k.area(0), 1e-12);
+  const double tangential = (0.013 + 0.45) * k.area.sum();
+  EXPECT_NEAR(joint.opening_energy(), tangential, 1e-12 * tangential);
+  joint.Commit();  // open stays open: nothing new
+  EXPECT_EQ(joint.openings(), joint.num_pairs());
+  joint.ResetHistory();
+  EXPECT_EQ(joint.openings(), 0);
+  EXPECT_EQ(joint.opening_energy(), 0.0);
+}
+
 TEST(JointOperator, TouchingPairsCarryTheClosedSideTangentButNoPressure) {
   const fe::Mesh mesh = TwoBoxes();
   ContactKinematics k = Interface(mesh);
