@@ -1,6 +1,7 @@
 #include "io/joint_dynamics.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <iostream>
@@ -184,10 +185,37 @@ DynamicsSpec ReadDynamics(const ModelNode& root) {
   return spec;
 }
 
+// The quantities every run records over time and the study compares with its reference:
+// the measure (a DOF) [m or rad], the gap norm ||g_N||_2 over all pairs [m] (seed 003
+// section 4.1.1) and the normal force sum_i A_i p_i over all pairs [N] (the resultant of
+// the contact pressure, which converges with g more slowly than the other two).
+enum CriterionIndex { kMeasure, kGapNorm, kNormalForce, kCriteria };
+
+struct Criterion {
+  std::string key;           // HDF5 dataset, `<key>.svg`, errors.csv `<key>_error`,
+                             // summary `max_<key>_error`
+  std::string column;        // histories.csv column
+  std::string max_key;       // summary: the largest |value|
+  std::string symbol;        // in plot titles
+  std::string title, label;  // of the plot over time
+};
+
+std::array<Criterion, kCriteria> Criteria(const DynamicsSpec& spec) {
+  const std::string m = spec.measure.name();
+  return {{{"measure", "measure", "max_abs_measure", m,
+            spec.title.empty() ? "Measure " + m : spec.title,
+            m + (spec.measure.component < 3 ? " [m]" : " [rad]")},
+           {"gap_norm", "gap_norm_m", "max_gap_norm_m", "||g_N||_2", "Gap norm ||g_N||_2",
+            "||g_N||_2 [m]"},
+           {"normal_force", "normal_force_n", "max_normal_force_n", "sum A p",
+            "Normal force sum_i A_i p_i", "sum A_i p_i [N]"}}};
+}
+
 // The time histories of one run.
 struct History {
-  std::vector<double> time, measure, gap_norm;  // [s], [m or rad], [m]
-  std::vector<VecX> dofs;                       // the output DOFs per sample
+  std::vector<double> time;                             // [s]
+  std::array<std::vector<double>, kCriteria> criteria;  // per Criterion
+  std::vector<VecX> dofs;                               // the output DOFs per sample
 };
 
 // u_ref at `t` by linear interpolation (t within the reference's time range).
@@ -219,16 +247,17 @@ struct RunResult {
   History history;
   time::TransientResult transient;
   double wall_seconds = 0.0;
-  double reduce_seconds = 0.0;                   // projection of the full system on the basis
-  int size = 0;                                  // state size
-  std::vector<double> measure_error, gap_error;  // on history.time; empty: the reference
+  double reduce_seconds = 0.0;                        // projection of the full system on the basis
+  int size = 0;                                       // state size
+  std::array<std::vector<double>, kCriteria> errors;  // on history.time; empty: reference
   int field_steps = 0;
   int pair_openings = 0;        // JointOperator::openings(), summed over the joints
   double opening_energy = 0.0;  // JointOperator::opening_energy() [J], summed
 };
 
 void WriteHistories(const std::filesystem::path& path, const std::vector<RunSpec>& runs,
-                    const std::vector<RunResult>& results, const DynamicsSpec& spec) {
+                    const std::vector<RunResult>& results, const DynamicsSpec& spec,
+                    const std::array<Criterion, kCriteria>& criteria) {
   Hdf5File file(path.string(), Hdf5File::Mode::kCreate);
   std::string names;
   for (const FeDofSpec& d : spec.output_dofs) {
@@ -243,8 +272,9 @@ void WriteHistories(const std::filesystem::path& path, const std::vector<RunSpec
     const auto n = static_cast<Eigen::Index>(h.time.size());
     const std::string group = "runs/" + runs[r].name;
     file.WriteVector(group + "/time", Eigen::Map<const VecX>(h.time.data(), n));
-    file.WriteVector(group + "/measure", Eigen::Map<const VecX>(h.measure.data(), n));
-    file.WriteVector(group + "/gap_norm", Eigen::Map<const VecX>(h.gap_norm.data(), n));
+    for (int c = 0; c < kCriteria; ++c)
+      file.WriteVector(group + "/" + criteria[c].key,
+                       Eigen::Map<const VecX>(h.criteria[c].data(), n));
     MatX dofs(n, static_cast<Eigen::Index>(spec.output_dofs.size()));
     for (Eigen::Index i = 0; i < n; ++i) dofs.row(i) = h.dofs[i].transpose();
     file.WriteMatrix(group + "/dofs", dofs);
@@ -386,6 +416,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   summary["methods"] = method_names;
 
   // The summary of runs 0 .. count - 1 (and their times).
+  const std::array<Criterion, kCriteria> criteria = Criteria(spec);
   std::vector<RunResult> results(spec.runs.size());
   std::optional<size_t> reference, full_run;  // known once every run is done
   const auto runs_summary = [&](size_t count) {
@@ -415,13 +446,12 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
       j["cpu_seconds"] = tr.cpu_seconds;
       j["wall_seconds"] = result.wall_seconds;
       j["reduce_seconds"] = result.reduce_seconds;
-      j["max_abs_measure"] = MaxAbs(result.history.measure);
-      j["max_gap_norm_m"] = MaxAbs(result.history.gap_norm);
-      j["reference"] = reference && r == *reference;
-      if (!result.measure_error.empty()) {
-        j["max_measure_error"] = MaxAbs(result.measure_error);
-        j["max_gap_norm_error"] = MaxAbs(result.gap_error);
+      for (int c = 0; c < kCriteria; ++c) {
+        j[criteria[c].max_key] = MaxAbs(result.history.criteria[c]);
+        if (!result.errors[c].empty())
+          j["max_" + criteria[c].key + "_error"] = MaxAbs(result.errors[c]);
       }
+      j["reference"] = reference && r == *reference;
       if (full_run && !run.full && results[*full_run].transient.cpu_seconds > 0.0)
         j["cpu_ratio_to_full"] = tr.cpu_seconds / results[*full_run].transient.cpu_seconds;
       if (spec.field_runs.count(run.name)) j["contact_field_steps"] = result.field_steps;
@@ -442,7 +472,9 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   times["fe_pairing"] = model.times.pairing;
 
   // The runs.
-  CsvWriter csv(out_dir / "histories.csv", {"run", "time", "measure", "gap_norm_m"});
+  std::vector<std::string> columns = {"run", "time"};
+  for (const Criterion& c : criteria) columns.push_back(c.column);
+  CsvWriter csv(out_dir / "histories.csv", columns);
   const std::filesystem::path fields_dir = out_dir / "contact_fields";
   if (!spec.field_runs.empty()) EnsureDirectory(fields_dir);
   const time::IntegratorOptions& options = spec.integrator;
@@ -481,16 +513,23 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
     History& h = result.history;
     const auto observer = [&](const time::StepRecord& record) {
       const VecX& q = *record.q;
-      double gap2 = 0.0;
-      for (const joint::JointOperator& joint : system.joints())
+      double gap2 = 0.0, normal_force = 0.0;
+      for (const joint::JointOperator& joint : system.joints()) {
         gap2 += std::pow(joint.GapNorm(), 2);
+        normal_force += joint.NormalForce();
+      }
+      const std::array<double, kCriteria> values = {physical(q, measure_dof), std::sqrt(gap2),
+                                                    normal_force};
       h.time.push_back(record.t);
-      h.measure.push_back(physical(q, measure_dof));
-      h.gap_norm.push_back(std::sqrt(gap2));
+      std::vector<double> csv_row = {record.t};
+      for (int c = 0; c < kCriteria; ++c) {
+        h.criteria[c].push_back(values[c]);
+        csv_row.push_back(values[c]);
+      }
       VecX row(static_cast<Eigen::Index>(output_dofs.size()));
       for (size_t d = 0; d < output_dofs.size(); ++d) row(d) = physical(q, output_dofs[d]);
       h.dofs.push_back(std::move(row));
-      csv.Row({run.name}, {record.t, h.measure.back(), h.gap_norm.back()});
+      csv.Row({run.name}, csv_row);
       if (!pvds.empty() && record.t >= next_field - 1e-12 * options.dt) {
         const VecX x = run.full ? q : VecX(v * q);
         const VecX mesh = dofs.Expand(x).head(dofs.num_mesh_dofs());
@@ -525,7 +564,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
               << " t = " << result.transient.t_reached << " s after "
               << result.transient.accepted_steps << " steps, " << result.transient.cpu_seconds
               << " s CPU\n";
-    WriteHistories(out_dir / "histories.h5", spec.runs, results, spec);
+    WriteHistories(out_dir / "histories.h5", spec.runs, results, spec, criteria);
     // A provisional summary: the runs so far (a long study that is stopped keeps them).
     summary["status"] = "running";
     summary["runs"] = runs_summary(r + 1);
@@ -545,79 +584,63 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   for (size_t r = 0; r < spec.runs.size(); ++r)
     if (spec.runs[r].full && results[r].transient.status) full_run = r;
 
-  CsvWriter errors_csv(out_dir / "errors.csv",
-                       {"run", "method", "g", "time", "measure_error", "gap_norm_error"});
+  std::vector<std::string> error_columns = {"run", "method", "g", "time"};
+  for (const Criterion& c : criteria) error_columns.push_back(c.key + "_error");
+  CsvWriter errors_csv(out_dir / "errors.csv", error_columns);
   if (reference) {
     const History& ref = results[*reference].history;
-    const double measure_scale = MaxAbs(ref.measure);
-    const double gap_scale = MaxAbs(ref.gap_norm);
+    std::array<double, kCriteria> scales;
+    for (int c = 0; c < kCriteria; ++c) {
+      scales[c] = MaxAbs(ref.criteria[c]);
+      if (scales[c] == 0.0) scales[c] = 1.0;
+    }
     for (size_t r = 0; r < spec.runs.size(); ++r) {
       if (r == *reference) continue;
       RunResult& result = results[r];
       const History& h = result.history;
+      const RunSpec& run = spec.runs[r];
       for (size_t i = 0; i < h.time.size(); ++i) {
-        const double em = std::abs(h.measure[i] - Interpolate(ref.time, ref.measure, h.time[i])) /
-                          (measure_scale > 0.0 ? measure_scale : 1.0);
-        const double eg = std::abs(h.gap_norm[i] - Interpolate(ref.time, ref.gap_norm, h.time[i])) /
-                          (gap_scale > 0.0 ? gap_scale : 1.0);
-        result.measure_error.push_back(em);
-        result.gap_error.push_back(eg);
-        const RunSpec& run = spec.runs[r];
-        errors_csv.Row({run.name, run.method ? MethodKey(*run.method) : run.name},
-                       {double(run.g), h.time[i], em, eg});
+        std::vector<double> row = {double(run.g), h.time[i]};
+        for (int c = 0; c < kCriteria; ++c) {
+          const double e =
+              std::abs(h.criteria[c][i] - Interpolate(ref.time, ref.criteria[c], h.time[i])) /
+              scales[c];
+          result.errors[c].push_back(e);
+          row.push_back(e);
+        }
+        errors_csv.Row({run.name, run.method ? MethodKey(*run.method) : run.name}, row);
       }
     }
   }
 
-  // Plots.
-  const std::string measure_label =
-      spec.measure.name() + (spec.measure.component < 3 ? " [m]" : " [rad]");
-  PlotSpec measure_plot{spec.title.empty() ? "Measure " + spec.measure.name() : spec.title,
-                        "time t [s]",
-                        measure_label,
-                        false,
-                        false,
-                        {}};
-  PlotSpec gap_plot{"Gap norm ||g_N||_2", "time t [s]", "||g_N||_2 [m]", false, false, {}};
-  for (size_t r = 0; r < spec.runs.size(); ++r) {
-    const History& h = results[r].history;
-    if (h.time.size() < 2) continue;
-    measure_plot.series.push_back({spec.runs[r].name, h.time, h.measure});
-    gap_plot.series.push_back({spec.runs[r].name, h.time, h.gap_norm});
-  }
-  if (!measure_plot.series.empty()) {
-    WriteSvgPlot(measure_plot, out_dir / "measure.svg");
-    WriteSvgPlot(gap_plot, out_dir / "gap_norm.svg");
-  }
-  if (reference) {
-    const std::string against = "against " + spec.runs[*reference].name;
+  // Plots: each criterion over time for all runs, and its error per method.
+  for (int c = 0; c < kCriteria; ++c) {
+    PlotSpec plot{criteria[c].title, "time t [s]", criteria[c].label, false, false, {}};
+    for (size_t r = 0; r < spec.runs.size(); ++r) {
+      const History& h = results[r].history;
+      if (h.time.size() >= 2) plot.series.push_back({spec.runs[r].name, h.time, h.criteria[c]});
+    }
+    if (!plot.series.empty()) WriteSvgPlot(plot, out_dir / (criteria[c].key + ".svg"));
+    if (!reference) continue;
     for (reduction::JointModeMethod method : spec.methods) {
-      const std::string label = reduction::Name(method);
-      PlotSpec em{label + ": error of " + spec.measure.name() + " " + against,
-                  "time t [s]",
-                  "e(t) [-]",
-                  false,
-                  true,
-                  {}};
-      PlotSpec eg{
-          label + ": error of ||g_N||_2 " + against, "time t [s]", "e(t) [-]", false, true, {}};
+      PlotSpec error{std::string(reduction::Name(method)) + ": error of " + criteria[c].symbol +
+                         " against " + spec.runs[*reference].name,
+                     "time t [s]",
+                     "e(t) [-]",
+                     false,
+                     true,
+                     {}};
       for (size_t r = 0; r < spec.runs.size(); ++r) {
-        const RunSpec& run = spec.runs[r];
-        const RunResult& result = results[r];
-        if (run.method != method || result.measure_error.size() < 2) continue;
-        const bool any_measure =
-            std::any_of(result.measure_error.begin(), result.measure_error.end(),
-                        [](double e) { return e > 0.0; });
-        const bool any_gap = std::any_of(result.gap_error.begin(), result.gap_error.end(),
-                                         [](double e) { return e > 0.0; });
-        const std::string name = "g = " + std::to_string(run.g);
-        if (any_measure) em.series.push_back({name, result.history.time, result.measure_error});
-        if (any_gap) eg.series.push_back({name, result.history.time, result.gap_error});
+        const std::vector<double>& e = results[r].errors[c];
+        if (spec.runs[r].method != method || e.size() < 2 ||
+            std::none_of(e.begin(), e.end(), [](double x) { return x > 0.0; }))
+          continue;
+        error.series.push_back(
+            {"g = " + std::to_string(spec.runs[r].g), results[r].history.time, e});
       }
-      if (!em.series.empty())
-        WriteSvgPlot(em, out_dir / ("error_" + MethodKey(method) + "_measure.svg"));
-      if (!eg.series.empty())
-        WriteSvgPlot(eg, out_dir / ("error_" + MethodKey(method) + "_gap_norm.svg"));
+      if (!error.series.empty())
+        WriteSvgPlot(error,
+                     out_dir / ("error_" + MethodKey(method) + "_" + criteria[c].key + ".svg"));
     }
   }
 

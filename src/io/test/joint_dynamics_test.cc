@@ -12,11 +12,13 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <sstream>
 
 #include "io/hdf5_file.h"
 #include "io/run_model.h"
 #include "io/test/test_paths.h"
+#include "io/test/vtu_reader.h"
 
 namespace jointdyn::io {
 namespace {
@@ -159,8 +161,9 @@ TEST(JointDynamics, ReducedRunsApproachTheFullRunAndEveryResultIsWritten) {
 
   // The files.
   for (const char* file :
-       {"histories.csv", "errors.csv", "measure.svg", "gap_norm.svg", "error_wpod_tvd_measure.svg",
-        "error_wpod_tvd_gap_norm.svg", "histories.h5", "contact_fields/full_joint.pvd",
+       {"histories.csv", "errors.csv", "measure.svg", "gap_norm.svg", "normal_force.svg",
+        "error_wpod_tvd_measure.svg", "error_wpod_tvd_gap_norm.svg",
+        "error_wpod_tvd_normal_force.svg", "histories.h5", "contact_fields/full_joint.pvd",
         "contact_fields/wpod_tvd_8_joint.pvd", "contact_fields/full_000020.vtu"})
     EXPECT_TRUE(std::filesystem::exists(run.out / file)) << file;
   EXPECT_FALSE(std::filesystem::exists(run.out / "contact_fields/wpod_tvd_4_joint.pvd"));
@@ -177,6 +180,20 @@ TEST(JointDynamics, ReducedRunsApproachTheFullRunAndEveryResultIsWritten) {
   EXPECT_DOUBLE_EQ(dofs(200, 0), measure(200));  // the measure is tip.uz
   EXPECT_DOUBLE_EQ(measure.cwiseAbs().maxCoeff(), full["max_abs_measure"].get<double>());
   EXPECT_EQ(h5.ReadVector("runs/wpod_tvd_8/time").size(), 201);
+  // The normal force history is the sum of the contact field's A p at the same time.
+  const VecX normal_force = h5.ReadVector("runs/full/normal_force");
+  ASSERT_EQ(normal_force.size(), 201);
+  const std::vector<double> field =
+      testing::DecodeVtu(run.out / "contact_fields/full_000020.vtu").floats.at("normal_force");
+  const double field_sum = std::accumulate(field.begin(), field.end(), 0.0);
+  EXPECT_GT(field_sum, 0.0);
+  EXPECT_NEAR(normal_force(200), field_sum, 1e-12 * field_sum);
+  EXPECT_DOUBLE_EQ(normal_force.cwiseAbs().maxCoeff(), full["max_normal_force_n"].get<double>());
+  // It converges more slowly with g than the tip (measured: 27 %, 13 %, 5.3 %).
+  EXPECT_LT(g4["max_normal_force_error"].get<double>(),
+            cms["max_normal_force_error"].get<double>());
+  EXPECT_LT(g8["max_normal_force_error"].get<double>(), g4["max_normal_force_error"].get<double>());
+  EXPECT_LT(g8["max_normal_force_error"].get<double>(), 0.08);
 }
 
 // Without the full run, the reference is the reduced run with the largest g.
