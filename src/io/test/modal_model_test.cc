@@ -43,6 +43,16 @@ nlohmann::json RunFeExample(const std::string& name, std::filesystem::path* out_
   return ReadSummary(out);
 }
 
+// Runs a modal model given as text (written as <name>/model.yaml); its summary.
+nlohmann::json RunModalText(const std::string& name, const std::string& text) {
+  const auto out = OutDir(name);
+  const ModelNode root = ModelNode::LoadString(text, (out / "model.yaml").string());
+  EXPECT_EQ(root.String("analysis"), "modal");  // read by RunModelFile in a real run
+  const RunOutcome outcome = RunModalModel(root, out);
+  EXPECT_TRUE(outcome.ok) << outcome.message;
+  return ReadSummary(out);
+}
+
 // The first clamped-free bending frequency of an Euler-Bernoulli beam [Hz]:
 // (beta_1 L)^2 / (2 pi L^2) sqrt(E I / (rho A)), beta_1 L = 1.8751 (e.g. Blevins, Formulas
 // for natural frequency and mode shape, table 8-1); for a rectangle of height h in the
@@ -119,8 +129,7 @@ TEST(ModalExample, ImportedCantileverAgainstEulerBernoulli) {
 // A hex20 box cantilever 200 x 10 x 10 mm: the two first bending modes (y and z, equal for
 // the square section) converge to Euler-Bernoulli; < 1 % at 40 x 2 x 2 elements.
 TEST(ModalModel, BoxCantileverAgainstEulerBernoulli) {
-  const auto out = OutDir("box_cantilever");
-  const ModelNode root = ModelNode::LoadString(R"(
+  const nlohmann::json s = RunModalText("box_cantilever", R"(
 analysis: modal
 mesh:
   generate: {structure: box, element: hex20, dimensions: [0.2, 0.01, 0.01], size: 0.005}
@@ -129,12 +138,7 @@ materials:
 supports:
   - {set: xmin}
 modes: {count: 2, shift: 0}
-)",
-                                               (out / "box.yaml").string());
-  ASSERT_EQ(root.String("analysis"), "modal");  // read by RunModelFile in a real run
-  const RunOutcome outcome = RunModalModel(root, out);
-  ASSERT_TRUE(outcome.ok) << outcome.message;
-  const nlohmann::json s = ReadSummary(out);
+)");
   EXPECT_EQ(s["elements"]["hex20"].get<int>(), 40 * 2 * 2);
   const double beam = CantileverFrequency(0.2, 0.01, 210e9, 7850.0);
   for (int k = 0; k < 2; ++k)
@@ -146,8 +150,7 @@ modes: {count: 2, shift: 0}
 // frequency from the beam element's own 12 x 12 matrices with end a clamped, and the
 // beam's mass in mass_total.
 TEST(ModalModel, BeamBetweenReferenceNodes) {
-  const auto out = OutDir("beam_cantilever");
-  const ModelNode root = ModelNode::LoadString(R"(
+  const nlohmann::json s = RunModalText("beam_cantilever", R"(
 analysis: modal
 mesh:
   generate: {structure: box, element: hex8, dimensions: [0.01, 0.01, 0.01], size: 0.01}
@@ -163,12 +166,7 @@ supports:
 beams:
   - {nodes: [a, b], diameter: 0.01, material: *steel}
 modes: {count: 1, shift: 0}
-)",
-                                               (out / "beam.yaml").string());
-  ASSERT_EQ(root.String("analysis"), "modal");  // read by RunModelFile in a real run
-  const RunOutcome outcome = RunModalModel(root, out);
-  ASSERT_TRUE(outcome.ok) << outcome.message;
-  const nlohmann::json s = ReadSummary(out);
+)");
   EXPECT_EQ(s["beams"].get<int>(), 1);
   EXPECT_EQ(s["free_dofs"].get<int>(), 6);
 
