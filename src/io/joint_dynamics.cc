@@ -328,11 +328,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   const solvers::SparseMatrix mass = matrices.mass;
   joint::JointedSystem full_system(std::move(matrices), std::move(operators), loads);
 
-  nlohmann::json summary;
-  summary["analysis"] = "joint_dynamics";
-  summary["model"] = root.file();
-  summary["title"] = spec.title;
-  summary.update(FeModelSummary(spec.fe, model));
+  nlohmann::json summary = FeRunSummary("joint_dynamics", root, spec.title, spec.fe, model);
   nlohmann::json joints_json = nlohmann::json::array();
   int pairs = 0;
   for (size_t j = 0; j < spec.joints.size(); ++j) {

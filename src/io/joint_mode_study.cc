@@ -207,11 +207,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   for (const LoadCase& c : spec.cases) loads.push_back(AssembleLoads(model, c.loads));
   const JointContact contact = BuildJointContact(model, spec.joint);
 
-  nlohmann::json summary;
-  summary["analysis"] = "joint_mode_study";
-  summary["model"] = root.file();
-  summary["title"] = spec.title;
-  summary.update(FeModelSummary(spec.fe, model));
+  nlohmann::json summary = FeRunSummary("joint_mode_study", root, spec.title, spec.fe, model);
   summary["pairs"] = contact.num_pairs();
   std::map<std::string, double> times;
   auto fail = [&](const std::string& message) {

@@ -89,21 +89,8 @@ VtuGrid ContactGrid(const FeModel& model) {
   return grid;
 }
 
-}  // namespace
-
-VtuGrid ModeGrid(const FeModel& model, const MatX& vectors, const std::vector<std::string>& names) {
-  const fe::Mesh& mesh = model.mesh;
-  VtuGrid grid = mesh.blocks.empty() ? PointGrid(mesh.nodes) : MeshGrid(mesh);
-  for (int k = 0; k < vectors.cols(); ++k) {
-    const VecX u = model.dofs->Expand(vectors.col(k));
-    VtuArray mode{names[k], 3, std::vector<double>(3 * mesh.num_nodes())};
-    for (int node = 0; node < mesh.num_nodes(); ++node)
-      for (int c = 0; c < mesh.dim; ++c) mode.values[3 * node + c] = u(node * mesh.dim + c);
-    grid.point_data.push_back(std::move(mode));
-  }
-  return grid;
-}
-
+// The FE part of a summary.json: mesh source, dim, nodes, elements per type, DOFs, free
+// DOFs, nonzeros, masses and the contact pairs (totals and per surface).
 nlohmann::json FeModelSummary(const FeModelSpec& spec, const FeModel& model) {
   const fe::Mesh& mesh = model.mesh;
   const fe::DofMap& dofs = *model.dofs;
@@ -138,6 +125,32 @@ nlohmann::json FeModelSummary(const FeModelSpec& spec, const FeModel& model) {
   }
   summary["contact"] = PairingSummary(all);
   summary["contact"]["surfaces"] = surfaces;
+  return summary;
+}
+
+}  // namespace
+
+VtuGrid ModeGrid(const FeModel& model, const MatX& vectors, const std::vector<std::string>& names) {
+  const fe::Mesh& mesh = model.mesh;
+  VtuGrid grid = mesh.blocks.empty() ? PointGrid(mesh.nodes) : MeshGrid(mesh);
+  for (int k = 0; k < vectors.cols(); ++k) {
+    const VecX u = model.dofs->Expand(vectors.col(k));
+    VtuArray mode{names[k], 3, std::vector<double>(3 * mesh.num_nodes())};
+    for (int node = 0; node < mesh.num_nodes(); ++node)
+      for (int c = 0; c < mesh.dim; ++c) mode.values[3 * node + c] = u(node * mesh.dim + c);
+    grid.point_data.push_back(std::move(mode));
+  }
+  return grid;
+}
+
+nlohmann::json FeRunSummary(const std::string& analysis, const ModelNode& root,
+                            const std::string& title, const FeModelSpec& spec,
+                            const FeModel& model) {
+  nlohmann::json summary;
+  summary["analysis"] = analysis;
+  summary["model"] = root.file();
+  summary["title"] = title;
+  summary.update(FeModelSummary(spec, model));
   return summary;
 }
 
@@ -219,14 +232,10 @@ RunOutcome RunModalModel(const ModelNode& root, const std::filesystem::path& out
   for (int k = 0; k < eigen.vectors.cols(); ++k) names.push_back("mode_" + std::to_string(k + 1));
   WriteVtu(out_dir / "mesh.vtu", ModeGrid(model, eigen.vectors, names));
 
-  nlohmann::json summary;
-  summary["analysis"] = "modal";
-  summary["model"] = root.file();
-  summary["title"] = modal.title;
+  nlohmann::json summary = FeRunSummary("modal", root, modal.title, modal.fe, model);
   const bool ok = modal.mode_count == 0 || eigen.status.ok;
   summary["status"] = ok ? "ok" : "failed";
   summary["message"] = eigen.status.message;
-  summary.update(FeModelSummary(modal.fe, model));
   summary["modes"] = {{"count", modal.mode_count},
                       {"shift_hz", modal.shift_frequency},
                       {"converged", eigen.converged},

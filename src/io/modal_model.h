@@ -35,10 +35,13 @@ double ShiftEigenvalue(double shift_frequency);
 // (a slightly negative rigid-body eigenvalue gives a small negative frequency, not NaN).
 double SignedFrequency(double eigenvalue);
 
-// The FE part of a summary.json (shared by the FE analyses): mesh source, dim, nodes,
-// elements per type, DOFs, free DOFs, nonzeros, masses and the contact pairs (totals and per
+// The head of an FE analysis's summary.json (shared by the FE analyses): `analysis`,
+// `model` (the file), `title`, and the FE figures: mesh source, dim, nodes, elements per
+// type, DOFs, free DOFs, nonzeros, masses, beams and the contact pairs (totals and per
 // surface).
-nlohmann::json FeModelSummary(const FeModelSpec& spec, const FeModel& model);
+nlohmann::json FeRunSummary(const std::string& analysis, const ModelNode& root,
+                            const std::string& title, const FeModelSpec& spec,
+                            const FeModel& model);
 
 // The mesh with displacement fields as point data: column k of `vectors` (free DOFs, expanded
 // by u = T q) named names[k].

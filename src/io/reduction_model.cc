@@ -499,11 +499,7 @@ RunOutcome RunReductionModel(const ModelNode& root, const std::filesystem::path&
         "must be < the free DOFs less 6 (" + std::to_string(dofs.num_free_dofs() - 6) + ")");
   EnsureDirectory(out_dir);
 
-  nlohmann::json summary;
-  summary["analysis"] = "reduction";
-  summary["model"] = root.file();
-  summary["title"] = spec.title;
-  summary.update(FeModelSummary(spec.fe, model));
+  nlohmann::json summary = FeRunSummary("reduction", root, spec.title, spec.fe, model);
   std::vector<std::string> boundary_names;
   for (const auto& dof : boundary) boundary_names.push_back(dof.name);
 
