@@ -242,6 +242,21 @@ std::string FileName(const std::string& name) {
   return out;
 }
 
+// For a run that Newton could not get through (step cuts) with a linear penalty in some
+// joint: the measured remedy (the kink at g = 0 lets low-pressure pairs open and close from
+// one iteration to the next on fine meshes).
+std::string LinearPenaltyHint(const DynamicsSpec& spec, const Status& status) {
+  if (status.message.find(" cuts: ") == std::string::npos) return "";
+  for (const JointSpec& joint : spec.joints)
+    if (joint.contact.normal_law->type() == "linear")
+      return " (hint: contact " + joint.contact.contact +
+             " has a linear penalty; if Newton cycles as pairs with almost no pressure open "
+             "and close, a C1 onset over about 1 nm, normal: {type: quadratic_linear, eps: "
+             "<the same>, g0: 0.0, g1: -1.0e-9}, removes the kink; docs/model_files.md, "
+             "joint_dynamics, finer meshes)";
+  return "";
+}
+
 // The result of one run.
 struct RunResult {
   History history;
@@ -554,7 +569,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
       result.opening_energy += joint.opening_energy();
     }
     if (!result.transient.status)
-      failures.push_back("run " + run.name + ": " + result.transient.status.message);
+      failures.push_back("run " + run.name + ": " + result.transient.status.message +
+                         LinearPenaltyHint(spec, result.transient.status));
     std::cerr << "joint dynamics: run " << run.name << " "
               << (result.transient.status ? "reached" : "failed at")
               << " t = " << result.transient.t_reached << " s after "
