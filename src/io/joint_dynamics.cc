@@ -257,6 +257,17 @@ std::string LinearPenaltyHint(const DynamicsSpec& spec, const Status& status) {
   return "";
 }
 
+// When pairs that opened dropped more than a quarter of a run's friction dissipation (see
+// JointOperator::opening_energy): the warning, else "".
+std::string OpeningWarning(double dropped, double law_dissipation) {
+  if (!(law_dissipation > 0.0) || dropped <= 0.25 * law_dissipation) return "";
+  return FormatValue(std::round(100.0 * dropped / law_dissipation)) +
+         " % of the friction dissipation is tangential law energy dropped by pairs that opened "
+         "(pair_openings; per pair: opening_energy in the contact fields), e.g. the parallel "
+         "spring c2 |s|^2 / 2 of a coulomb law: the damping then depends on how the mesh "
+         "resolves the contact boundary; a smaller c2 avoids it";
+}
+
 // The result of one run.
 struct RunResult {
   History history;
@@ -469,6 +480,9 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
       j["energy"] = EnergySummary(tr.energy);
       j["energy"]["law_energy_dropped_at_opening"] = result.opening_energy;
       j["pair_openings"] = result.pair_openings;
+      if (const std::string w = OpeningWarning(result.opening_energy, tr.energy.law_dissipation);
+          !w.empty())
+        j["warning"] = w;
       runs_json.push_back(std::move(j));
       if (run.full)
         times["full_run"] = result.wall_seconds;
@@ -568,6 +582,10 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
       result.pair_openings += joint.openings();
       result.opening_energy += joint.opening_energy();
     }
+    if (const std::string w =
+            OpeningWarning(result.opening_energy, result.transient.energy.law_dissipation);
+        !w.empty())
+      std::cerr << "joint dynamics: run " << run.name << ": warning: " << w << "\n";
     if (!result.transient.status)
       failures.push_back("run " + run.name + ": " + result.transient.status.message +
                          LinearPenaltyHint(spec, result.transient.status));
