@@ -66,8 +66,14 @@ double CantileverFrequency(double length, double height, double e, double rho) {
 TEST(ModalExample, FrictionBarMassPairsAndJointArea) {
   std::filesystem::path out;
   const nlohmann::json s = RunFeExample("friction_bar_modal", &out);
-  // Seed 003 section 4.1: m_FB = 0.185 kg (the four bores take 0.3 % of it).
+  // Seed 003 section 4.1: m_FB = 0.185 kg, sheets and bolt beams (the sheets less their four
+  // bores 0.1847 kg, the two beams 0.9 g).
   EXPECT_NEAR(s["mass_total"].get<double>(), 0.185, 0.001);
+  EXPECT_EQ(s["beams"].get<int>(), 2);
+  const double beams = 2.0 * 7850.0 * std::numbers::pi * 0.0025 * 0.0025 * 0.003;
+  EXPECT_NEAR(s["mass_total"].get<double>() - s["mass_blocks"]["sheet_1"].get<double>() -
+                  s["mass_blocks"]["sheet_2"].get<double>(),
+              beams, 1e-3 * beams);
   EXPECT_NEAR(s["mass_blocks"]["sheet_1"].get<double>(), s["mass_blocks"]["sheet_2"].get<double>(),
               1e-5);
   // Every node of the joint face of sheet 1 (the same mesh as the example's) is paired, and
