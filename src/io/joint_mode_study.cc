@@ -1,6 +1,7 @@
 #include "io/joint_mode_study.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -115,10 +116,24 @@ StudySpec ReadStudy(const ModelNode& root) {
   return spec;
 }
 
-// One static solution: the measure and the gap norm.
+// What each static solution is compared by: the measure [m] or [rad], the gap norm
+// ||g_N||_2 [m] (the seed's two criteria, which decide first_g_below_*), and the contact
+// resultant sum_i A_i p_i [N] (it converges more slowly: the pressure near the bolts).
+enum Criterion { kMeasure, kGapNorm, kNormalForce, kCriteria };
+struct CriterionNames {
+  const char* value;   // study.csv column and summary key of the full solution
+  const char* errors;  // summary key of the errors per g; study.csv has "<key>_error"
+  const char* key;     // file name part and column stem
+};
+constexpr std::array<CriterionNames, kCriteria> kNames = {{
+    {"measure", "measure_errors", "measure"},
+    {"gap_norm_m", "gap_norm_errors", "gap_norm"},
+    {"normal_force_n", "normal_force_errors", "normal_force"},
+}};
+
+// One static solution.
 struct Point {
-  double measure = 0.0;   // [m] or [rad]
-  double gap_norm = 0.0;  // ||g_N||_2 [m]
+  std::array<double, kCriteria> values{};
   int iterations = 0;
   double seconds = 0.0;
   Status status;
@@ -164,12 +179,12 @@ Point SolveReduced(const ProjectedBasis& p, int g, int load_case, const JointCon
   point.status = result.status;
   point.iterations = result.iterations;
   if (!result.status) return point;
-  point.measure = p.measure_rows[load_case].head(r).dot(result.q);
   if (Status evaluated = joints[0].Evaluate(result.q); !evaluated) {
     point.status = evaluated;
     return point;
   }
-  point.gap_norm = joints[0].GapNorm();
+  point.values = {p.measure_rows[load_case].head(r).dot(result.q), joints[0].GapNorm(),
+                  joints[0].NormalForce()};
   return point;
 }
 
@@ -235,10 +250,9 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
       if (!result.status)
         return fail("full static solution of load case " + spec.cases[c].name + ": " +
                     result.status.message);
-      full[c].measure = result.q(measure_dofs[c]);
       if (Status evaluated = joints[0].Evaluate(result.q); !evaluated)
         return fail("full solution of load case " + spec.cases[c].name + ": " + evaluated.message);
-      full[c].gap_norm = joints[0].GapNorm();
+      full[c].values = {result.q(measure_dofs[c]), joints[0].GapNorm(), joints[0].NormalForce()};
       progress.Update(static_cast<int>(c) + 1);
     }
     times["full_static"] = 0.0;
@@ -304,9 +318,11 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   }
 
   // The reduced solutions.
-  CsvWriter csv(out_dir / "study.csv",
-                {"load_case", "method", "g", "vectors", "measure", "gap_norm_m", "measure_error",
-                 "gap_norm_error", "iterations", "seconds"});
+  std::vector<std::string> columns = {"load_case", "method", "g", "vectors"};
+  for (const CriterionNames& n : kNames) columns.push_back(n.value);
+  for (const CriterionNames& n : kNames) columns.push_back(std::string(n.key) + "_error");
+  columns.insert(columns.end(), {"iterations", "seconds"});
+  CsvWriter csv(out_dir / "study.csv", columns);
   nlohmann::json cases_json = nlohmann::json::array();
   const int total = static_cast<int>(spec.cases.size() * spec.methods.size() * spec.modes.size());
   Progress progress("joint-mode study: reduced static solutions", total);
@@ -316,25 +332,21 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   std::string message;
   for (size_t c = 0; c < spec.cases.size(); ++c) {
     const LoadCase& lc = spec.cases[c];
-    const std::string measure_name = lc.measure.name();
-    PlotSpec measure_plot{lc.name + ": error of " + measure_name + " against the full model",
-                          "added vectors g",
-                          "relative error [-]",
-                          false,
-                          true,
-                          {}};
-    PlotSpec gap_plot{lc.name + ": error of ||g_N||_2 against the full model",
-                      "added vectors g",
-                      "relative error [-]",
-                      false,
-                      true,
-                      {}};
+    const std::array<std::string, kCriteria> symbols = {lc.measure.name(), "||g_N||_2", "sum A p"};
+    std::array<PlotSpec, kCriteria> plots;
+    for (int k = 0; k < kCriteria; ++k)
+      plots[k] = {lc.name + ": error of " + symbols[k] + " against the full model",
+                  "added vectors g",
+                  "relative error [-]",
+                  false,
+                  true,
+                  {}};
     nlohmann::json methods_json;
     for (Extension method : spec.methods) {
       const ProjectedBasis& p = bases.at(method);
-      PlotSeries measure_series{Label(method), {}, {}, true, true};
-      PlotSeries gap_series = measure_series;
-      std::vector<double> measure_errors, gap_errors;
+      std::array<PlotSeries, kCriteria> series;
+      series.fill({Label(method), {}, {}, true, true});
+      std::array<std::vector<double>, kCriteria> errors;
       std::optional<int> g1, g5;
       for (int g : spec.modes) {
         const Point point = SolveReduced(p, g, static_cast<int>(c), contact, spec.solver);
@@ -344,43 +356,42 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
           ok = false;
           message = lc.name + ", " + Label(method) + ", g = " + std::to_string(g) + ": " +
                     point.status.message;
-          measure_errors.push_back(std::nan(""));
-          gap_errors.push_back(std::nan(""));
+          for (std::vector<double>& e : errors) e.push_back(std::nan(""));
           continue;
         }
-        const double e_measure = RelativeError(point.measure, full[c].measure);
-        const double e_gap = RelativeError(point.gap_norm, full[c].gap_norm);
-        csv.Row({lc.name, Key(method)},
-                {double(g), double(p.cms + std::min(g, p.extra)), point.measure, point.gap_norm,
-                 e_measure, e_gap, double(point.iterations), point.seconds});
-        measure_errors.push_back(e_measure);
-        gap_errors.push_back(e_gap);
-        measure_series.x.push_back(g);
-        measure_series.y.push_back(e_measure);
-        gap_series.x.push_back(g);
-        gap_series.y.push_back(e_gap);
-        const double worst = std::max(e_measure, e_gap);
+        std::vector<double> row = {double(g), double(p.cms + std::min(g, p.extra))};
+        row.insert(row.end(), point.values.begin(), point.values.end());
+        for (int k = 0; k < kCriteria; ++k) {
+          const double e = RelativeError(point.values[k], full[c].values[k]);
+          errors[k].push_back(e);
+          series[k].x.push_back(g);
+          series[k].y.push_back(e);
+          row.push_back(e);
+        }
+        row.insert(row.end(), {double(point.iterations), point.seconds});
+        csv.Row({lc.name, Key(method)}, row);
+        const double worst = std::max(errors[kMeasure].back(), errors[kGapNorm].back());
         if (!g1 && worst < 0.01) g1 = g;
         if (!g5 && worst < 0.05) g5 = g;
       }
-      measure_plot.series.push_back(measure_series);
-      gap_plot.series.push_back(gap_series);
       methods_json[Key(method)] = {
           {"modes", spec.modes},
-          {"measure_errors", measure_errors},
-          {"gap_norm_errors", gap_errors},
           {"first_g_below_1_percent", g1 ? nlohmann::json(*g1) : nlohmann::json(nullptr)},
           {"first_g_below_5_percent", g5 ? nlohmann::json(*g5) : nlohmann::json(nullptr)}};
+      for (int k = 0; k < kCriteria; ++k) {
+        plots[k].series.push_back(series[k]);
+        methods_json[Key(method)][kNames[k].errors] = errors[k];
+      }
     }
-    WriteSvgPlot(measure_plot, out_dir / (lc.name + "_" + lc.measure.component_name + ".svg"));
-    WriteSvgPlot(gap_plot, out_dir / (lc.name + "_gap_norm.svg"));
+    nlohmann::json full_json = {{"iterations", full[c].iterations}, {"seconds", full[c].seconds}};
+    for (int k = 0; k < kCriteria; ++k) {
+      full_json[kNames[k].value] = full[c].values[k];
+      const std::string stem = k == kMeasure ? lc.measure.component_name : kNames[k].key;
+      WriteSvgPlot(plots[k], out_dir / (lc.name + "_" + stem + ".svg"));
+    }
     cases_json.push_back({{"name", lc.name},
-                          {"measure", measure_name},
-                          {"full",
-                           {{"measure", full[c].measure},
-                            {"gap_norm_m", full[c].gap_norm},
-                            {"iterations", full[c].iterations},
-                            {"seconds", full[c].seconds}}},
+                          {"measure", lc.measure.name()},
+                          {"full", full_json},
                           {"methods", methods_json}});
   }
   if (!pov_plot.series.empty()) {
