@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/progress.h"
 #include "io/contact_field.h"
+#include "io/criteria.h"
 #include "io/fe_model_reader.h"
 #include "io/hdf5_file.h"
 #include "io/integrator_reader.h"
@@ -185,36 +186,33 @@ DynamicsSpec ReadDynamics(const ModelNode& root) {
   return spec;
 }
 
-// The quantities every run records over time and the study compares with its reference:
-// the measure (a DOF) [m or rad], the gap norm ||g_N||_2 over all pairs [m] (seed 003
-// section 4.1.1) and the normal force sum_i A_i p_i over all pairs [N] (the resultant of
-// the contact pressure, which converges with g more slowly than the other two).
-enum CriterionIndex { kMeasure, kGapNorm, kNormalForce, kCriteria };
-
-struct Criterion {
-  std::string key;           // HDF5 dataset, `<key>.svg`, errors.csv `<key>_error`,
-                             // summary `max_<key>_error`
-  std::string column;        // histories.csv column
+// The criteria every run records over time and the study compares with its reference
+// (io/criteria.h), with this study's names: the measure's from its DOF.
+struct CriterionText {
+  std::string key, column;
   std::string max_key;       // summary: the largest |value|
-  std::string symbol;        // in plot titles
+  std::string symbol;        // in the error plots' titles
   std::string title, label;  // of the plot over time
 };
 
-std::array<Criterion, kCriteria> Criteria(const DynamicsSpec& spec) {
+std::array<CriterionText, kCriteria> Criteria(const DynamicsSpec& spec) {
+  std::array<CriterionText, kCriteria> criteria;
+  for (int k = 0; k < kCriteria; ++k) {
+    const CriterionNames& n = kCriterionNames[k];
+    criteria[k] = {n.key, n.column, "max_" + std::string(n.column), n.symbol, n.title, n.label};
+  }
   const std::string m = spec.measure.name();
-  return {{{"measure", "measure", "max_abs_measure", m,
-            spec.title.empty() ? "Measure " + m : spec.title,
-            m + (spec.measure.component < 3 ? " [m]" : " [rad]")},
-           {"gap_norm", "gap_norm_m", "max_gap_norm_m", "||g_N||_2", "Gap norm ||g_N||_2",
-            "||g_N||_2 [m]"},
-           {"normal_force", "normal_force_n", "max_normal_force_n", "sum A p",
-            "Normal force sum_i A_i p_i", "sum A_i p_i [N]"}}};
+  criteria[kMeasure].max_key = "max_abs_measure";
+  criteria[kMeasure].symbol = m;
+  criteria[kMeasure].title = spec.title.empty() ? "Measure " + m : spec.title;
+  criteria[kMeasure].label = m + (spec.measure.component < 3 ? " [m]" : " [rad]");
+  return criteria;
 }
 
 // The time histories of one run.
 struct History {
   std::vector<double> time;                             // [s]
-  std::array<std::vector<double>, kCriteria> criteria;  // per Criterion
+  std::array<std::vector<double>, kCriteria> criteria;  // per io::Criterion
   std::vector<VecX> dofs;                               // the output DOFs per sample
 };
 
@@ -283,7 +281,7 @@ struct RunResult {
 
 void WriteHistories(const std::filesystem::path& path, const std::vector<RunSpec>& runs,
                     const std::vector<RunResult>& results, const DynamicsSpec& spec,
-                    const std::array<Criterion, kCriteria>& criteria) {
+                    const std::array<CriterionText, kCriteria>& criteria) {
   Hdf5File file(path.string(), Hdf5File::Mode::kCreate);
   std::string names;
   for (const FeDofSpec& d : spec.output_dofs) {
@@ -438,7 +436,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
   summary["methods"] = method_names;
 
   // The summary of runs 0 .. count - 1 (and their times).
-  const std::array<Criterion, kCriteria> criteria = Criteria(spec);
+  const std::array<CriterionText, kCriteria> criteria = Criteria(spec);
   std::vector<RunResult> results(spec.runs.size());
   std::optional<size_t> reference, full_run;  // known once every run is done
   const auto runs_summary = [&](size_t count) {
@@ -498,7 +496,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
 
   // The runs.
   std::vector<std::string> columns = {"run", "time"};
-  for (const Criterion& c : criteria) columns.push_back(c.column);
+  for (const CriterionText& c : criteria) columns.push_back(c.column);
   CsvWriter csv(out_dir / "histories.csv", columns);
   const std::filesystem::path fields_dir = out_dir / "contact_fields";
   if (!spec.field_runs.empty()) EnsureDirectory(fields_dir);
@@ -538,13 +536,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
     History& h = result.history;
     const auto observer = [&](const time::StepRecord& record) {
       const VecX& q = *record.q;
-      double gap2 = 0.0, normal_force = 0.0;
-      for (const joint::JointOperator& joint : system.joints()) {
-        gap2 += std::pow(joint.GapNorm(), 2);
-        normal_force += joint.NormalForce();
-      }
-      const std::array<double, kCriteria> values = {physical(q, measure_dof), std::sqrt(gap2),
-                                                    normal_force};
+      const std::array<double, kCriteria> values =
+          CriterionValues(physical(q, measure_dof), system.joints());
       h.time.push_back(record.t);
       std::vector<double> csv_row = {record.t};
       for (int c = 0; c < kCriteria; ++c) {
@@ -615,7 +608,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
     if (spec.runs[r].full && results[r].transient.status) full_run = r;
 
   std::vector<std::string> error_columns = {"run", "method", "g", "time"};
-  for (const Criterion& c : criteria) error_columns.push_back(c.key + "_error");
+  for (const CriterionText& c : criteria) error_columns.push_back(c.key + "_error");
   CsvWriter errors_csv(out_dir / "errors.csv", error_columns);
   if (reference) {
     const History& ref = results[*reference].history;

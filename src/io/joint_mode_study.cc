@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/progress.h"
+#include "io/criteria.h"
 #include "io/fe_model_reader.h"
 #include "io/joint_mode_stage.h"
 #include "io/modal_model.h"
@@ -116,22 +117,8 @@ StudySpec ReadStudy(const ModelNode& root) {
   return spec;
 }
 
-// What each static solution is compared by: the measure [m] or [rad], the gap norm
-// ||g_N||_2 [m] (the seed's two criteria, which decide first_g_below_*), and the contact
-// resultant sum_i A_i p_i [N] (it converges more slowly: the pressure near the bolts).
-enum Criterion { kMeasure, kGapNorm, kNormalForce, kCriteria };
-struct CriterionNames {
-  const char* value;   // study.csv column and summary key of the full solution
-  const char* errors;  // summary key of the errors per g; study.csv has "<key>_error"
-  const char* key;     // file name part and column stem
-};
-constexpr std::array<CriterionNames, kCriteria> kNames = {{
-    {"measure", "measure_errors", "measure"},
-    {"gap_norm_m", "gap_norm_errors", "gap_norm"},
-    {"normal_force_n", "normal_force_errors", "normal_force"},
-}};
-
-// One static solution.
+// One static solution: its criteria (io/criteria.h; the measure and the gap norm are the
+// seed's two, which decide first_g_below_*).
 struct Point {
   std::array<double, kCriteria> values{};
   int iterations = 0;
@@ -183,8 +170,7 @@ Point SolveReduced(const ProjectedBasis& p, int g, int load_case, const JointCon
     point.status = evaluated;
     return point;
   }
-  point.values = {p.measure_rows[load_case].head(r).dot(result.q), joints[0].GapNorm(),
-                  joints[0].NormalForce()};
+  point.values = CriterionValues(p.measure_rows[load_case].head(r).dot(result.q), joints);
   return point;
 }
 
@@ -252,7 +238,7 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
                     result.status.message);
       if (Status evaluated = joints[0].Evaluate(result.q); !evaluated)
         return fail("full solution of load case " + spec.cases[c].name + ": " + evaluated.message);
-      full[c].values = {result.q(measure_dofs[c]), joints[0].GapNorm(), joints[0].NormalForce()};
+      full[c].values = CriterionValues(result.q(measure_dofs[c]), joints);
       progress.Update(static_cast<int>(c) + 1);
     }
     times["full_static"] = 0.0;
@@ -319,8 +305,8 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
 
   // The reduced solutions.
   std::vector<std::string> columns = {"load_case", "method", "g", "vectors"};
-  for (const CriterionNames& n : kNames) columns.push_back(n.value);
-  for (const CriterionNames& n : kNames) columns.push_back(std::string(n.key) + "_error");
+  for (const CriterionNames& n : kCriterionNames) columns.push_back(n.column);
+  for (const CriterionNames& n : kCriterionNames) columns.push_back(std::string(n.key) + "_error");
   columns.insert(columns.end(), {"iterations", "seconds"});
   CsvWriter csv(out_dir / "study.csv", columns);
   nlohmann::json cases_json = nlohmann::json::array();
@@ -332,10 +318,11 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   std::string message;
   for (size_t c = 0; c < spec.cases.size(); ++c) {
     const LoadCase& lc = spec.cases[c];
-    const std::array<std::string, kCriteria> symbols = {lc.measure.name(), "||g_N||_2", "sum A p"};
     std::array<PlotSpec, kCriteria> plots;
     for (int k = 0; k < kCriteria; ++k)
-      plots[k] = {lc.name + ": error of " + symbols[k] + " against the full model",
+      plots[k] = {lc.name + ": error of " +
+                      (k == kMeasure ? lc.measure.name() : kCriterionNames[k].symbol) +
+                      " against the full model",
                   "added vectors g",
                   "relative error [-]",
                   false,
@@ -380,13 +367,13 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
           {"first_g_below_5_percent", g5 ? nlohmann::json(*g5) : nlohmann::json(nullptr)}};
       for (int k = 0; k < kCriteria; ++k) {
         plots[k].series.push_back(series[k]);
-        methods_json[Key(method)][kNames[k].errors] = errors[k];
+        methods_json[Key(method)][std::string(kCriterionNames[k].key) + "_errors"] = errors[k];
       }
     }
     nlohmann::json full_json = {{"iterations", full[c].iterations}, {"seconds", full[c].seconds}};
     for (int k = 0; k < kCriteria; ++k) {
-      full_json[kNames[k].value] = full[c].values[k];
-      const std::string stem = k == kMeasure ? lc.measure.component_name : kNames[k].key;
+      full_json[kCriterionNames[k].column] = full[c].values[k];
+      const std::string stem = k == kMeasure ? lc.measure.component_name : kCriterionNames[k].key;
       WriteSvgPlot(plots[k], out_dir / (lc.name + "_" + stem + ".svg"));
     }
     cases_json.push_back({{"name", lc.name},
