@@ -426,13 +426,14 @@ namespace {
 // The beams' K and M on the reference-node DOFs (model.reference_stiffness, _mass).
 void AssembleBeams(const FeModelSpec& spec, FeModel& model) {
   if (spec.beams.empty()) return;
-  std::map<std::string, int> index;
-  for (size_t r = 0; r < model.reference_nodes.size(); ++r)
-    index[model.reference_nodes[r].name] = static_cast<int>(r);
+  const fe::DofMap& dofs = *model.dofs;
+  const auto index = [&](const std::string& name) {  // of the reference node
+    return (dofs.ReferenceDof(name, 0) - dofs.num_mesh_dofs()) / 6;
+  };
   std::vector<Eigen::Triplet<double>> k, m;
   for (size_t i = 0; i < spec.beams.size(); ++i) {
     const FeBeam& beam = spec.beams[i];
-    const int a = index.at(beam.a), b = index.at(beam.b);
+    const int a = index(beam.a), b = index(beam.b);
     const Vec3& xa = model.reference_nodes[a].position;
     const Vec3& xb = model.reference_nodes[b].position;
     if ((xb - xa).norm() <= 1e-9 * std::max(1.0, xa.norm()))

@@ -240,11 +240,11 @@ std::string FileName(const std::string& name) {
   return out;
 }
 
-// For a run that Newton could not get through (step cuts) with a linear penalty in some
-// joint: the measured remedy (the kink at g = 0 lets low-pressure pairs open and close from
-// one iteration to the next on fine meshes).
-std::string LinearPenaltyHint(const DynamicsSpec& spec, const Status& status) {
-  if (status.message.find(" cuts: ") == std::string::npos) return "";
+// For a run that stopped in a step it could not get through (rejected steps: Newton after
+// the step cuts) with a linear penalty in some joint: the measured remedy (the kink at g = 0
+// lets low-pressure pairs open and close from one iteration to the next on fine meshes).
+std::string LinearPenaltyHint(const DynamicsSpec& spec, const time::TransientResult& result) {
+  if (result.status || result.rejected_steps == 0) return "";
   for (const JointSpec& joint : spec.joints)
     if (joint.contact.normal_law->type() == "linear")
       return " (hint: contact " + joint.contact.contact +
@@ -277,6 +277,7 @@ struct RunResult {
   int field_steps = 0;
   int pair_openings = 0;        // JointOperator::openings(), summed over the joints
   double opening_energy = 0.0;  // JointOperator::opening_energy() [J], summed
+  std::string warning;          // OpeningWarning(), or empty
 };
 
 void WriteHistories(const std::filesystem::path& path, const std::vector<RunSpec>& runs,
@@ -478,9 +479,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
       j["energy"] = EnergySummary(tr.energy);
       j["energy"]["law_energy_dropped_at_opening"] = result.opening_energy;
       j["pair_openings"] = result.pair_openings;
-      if (const std::string w = OpeningWarning(result.opening_energy, tr.energy.law_dissipation);
-          !w.empty())
-        j["warning"] = w;
+      if (!result.warning.empty()) j["warning"] = result.warning;
       runs_json.push_back(std::move(j));
       if (run.full)
         times["full_run"] = result.wall_seconds;
@@ -575,13 +574,12 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
       result.pair_openings += joint.openings();
       result.opening_energy += joint.opening_energy();
     }
-    if (const std::string w =
-            OpeningWarning(result.opening_energy, result.transient.energy.law_dissipation);
-        !w.empty())
-      std::cerr << "joint dynamics: run " << run.name << ": warning: " << w << "\n";
+    result.warning = OpeningWarning(result.opening_energy, result.transient.energy.law_dissipation);
+    if (!result.warning.empty())
+      std::cerr << "joint dynamics: run " << run.name << ": warning: " << result.warning << "\n";
     if (!result.transient.status)
       failures.push_back("run " + run.name + ": " + result.transient.status.message +
-                         LinearPenaltyHint(spec, result.transient.status));
+                         LinearPenaltyHint(spec, result.transient));
     std::cerr << "joint dynamics: run " << run.name << " "
               << (result.transient.status ? "reached" : "failed at")
               << " t = " << result.transient.t_reached << " s after "
