@@ -205,8 +205,7 @@ JointModeStageResult RunJointModeStage(
       return result;
     }
     result.joint_modes =
-        reduction::ComputeJointModes(tvd, reduction::PrincipalBlock(stiffness, cb.interior_dofs),
-                                     *cb.interior_factor, cb.interior_dofs, spec.modes);
+        reduction::ComputeJointModes(tvd, *cb.interior_factor, cb.interior_dofs, spec.modes);
     result.times.pod = result.joint_modes.pod_seconds;
     result.times.joint_mode_solves = result.joint_modes.solve_seconds;
     if (!result.joint_modes.status) {
@@ -314,9 +313,7 @@ JointModeExtension ExtendByJointModes(const reduction::TvdResult& tvd,
   options.modes = 0;  // every mode above the rank tolerance (w = 1); g_max of them are used
   options.target_ratio = 1.0;
   const reduction::CraigBamptonResult& cb = basis.cb;
-  result.modes =
-      reduction::ComputeJointModes(tvd, reduction::PrincipalBlock(stiffness, cb.interior_dofs),
-                                   *cb.interior_factor, cb.interior_dofs, options);
+  result.modes = reduction::ComputeJointModes(tvd, *cb.interior_factor, cb.interior_dofs, options);
   if (!result.modes.status) {
     result.status =
         Status::Failure(std::string(reduction::Name(method)) + ": " + result.modes.status.message);

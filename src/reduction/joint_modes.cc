@@ -16,15 +16,6 @@ using solvers::SparseMatrix;
 // its null space (rigid-body motion: rounding, about m eps) and are not projected out.
 constexpr double kNullEigenvalue = 1e-10;
 
-// The rows `rows` of a (rows.size() x a.cols()).
-MatX SelectRows(const MatX& a, const std::vector<int>& rows) {
-  MatX out(rows.size(), a.cols());
-  for (Eigen::Index c = 0; c < a.cols(); ++c) {
-    for (std::size_t r = 0; r < rows.size(); ++r) out(r, c) = a(rows[r], c);
-  }
-  return out;
-}
-
 }  // namespace
 
 const char* Name(JointModeMethod method) {
@@ -52,8 +43,7 @@ Status JointModeOptions::Validate() const {
   return Status::Ok();
 }
 
-JointModeResult ComputeJointModes(const TvdResult& tvd, const SparseMatrix& interior_stiffness,
-                                  const solvers::SparseCholesky& factor,
+JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCholesky& factor,
                                   const std::vector<int>& free_rows,
                                   const JointModeOptions& options) {
   JointModeResult result;
@@ -70,20 +60,20 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const SparseMatrix& inte
     result.status = Status::Failure(what + "no TVDs");
     return result;
   }
-  const int ni = static_cast<int>(free_rows.size());
-  JD_CHECK(
-      interior_stiffness.rows() == ni && interior_stiffness.cols() == ni && factor.size() == ni,
-      "ComputeJointModes: K_c and its factor must have the size of free_rows");
+  JD_CHECK(factor.size() == static_cast<int>(free_rows.size()),
+           "ComputeJointModes: the K_c factor must have the size of free_rows");
 
   auto start = Clock::now();
-  const MatX snapshots = SelectRows(source, free_rows);
+  // The snapshots are zero on the held rows (TvdResult), so the POD runs on all n rows: the
+  // held ones add nothing, and the modes are zero there.
   // All modes above the rank tolerance when g follows from the ratio (they come from the
   // same n p g product as the g wanted), g of them otherwise.
   const PodOptions pod_options{
       .modes = options.modes, .normalize_columns = true, .rank_tolerance = options.rank_tolerance};
+  // The TVDs solve K_c Y = F: their K_c-weighted snapshots are the fictive forces.
   const PodResult pod = options.method == JointModeMethod::kWeightedPodOfTvds
-                            ? WeightedPod(snapshots, interior_stiffness, pod_options)
-                            : Pod(snapshots, pod_options);
+                            ? WeightedPod(tvd.derivatives, tvd.forces, pod_options)
+                            : Pod(source, pod_options);
   result.pod_seconds = Seconds(start);
   if (!pod.status) {
     result.status = Status::Failure(what + pod.status.message);
@@ -97,17 +87,14 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const SparseMatrix& inte
   const int g = options.modes > 0
                     ? options.modes
                     : std::min(ModesForRatio(pod.ratio, options.target_ratio), pod.rank);
-  MatX modes = pod.modes.leftCols(g);
-  if (forces) {  // phi_J = K_c^-1 f_J (eq. 3.57), one blocked solve
+  result.modes = pod.modes.leftCols(g);
+  if (forces) {  // phi_J = K_c^-1 f_J (eq. 3.57), one blocked solve on the free rows
     start = Clock::now();
     MatX solved;
-    factor.Solve(modes, solved);
-    modes = std::move(solved);
+    factor.Solve(MatX(result.modes(free_rows, Eigen::all)), solved);
+    result.modes.setZero();
+    result.modes(free_rows, Eigen::all) = solved;
     result.solve_seconds = Seconds(start);
-  }
-  result.modes = MatX::Zero(n, g);
-  for (Eigen::Index c = 0; c < g; ++c) {
-    for (int r = 0; r < ni; ++r) result.modes(free_rows[r], c) = modes(r, c);
   }
   return result;
 }

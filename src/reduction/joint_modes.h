@@ -55,11 +55,10 @@ struct JointModeResult {
   double solve_seconds = 0.0;  // kPodOfForces: K_c^-1 f_J [s]
 };
 
-// `tvd` from ComputeTrialVectorDerivatives; `interior_stiffness` K_c (the rows/columns
-// `free_rows` of K, both triangles) and its `factor`, as given to the TVD stage.
-JointModeResult ComputeJointModes(const TvdResult& tvd,
-                                  const solvers::SparseMatrix& interior_stiffness,
-                                  const solvers::SparseCholesky& factor,
+// `tvd` from ComputeTrialVectorDerivatives with the `factor` of K_c (the rows/columns
+// `free_rows` of K) and the `free_rows` given to it. The wPOD weight K_c enters through
+// K_c Y = F (the TVDs' fictive forces), so K_c itself is not needed.
+JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCholesky& factor,
                                   const std::vector<int>& free_rows,
                                   const JointModeOptions& options = {});
 

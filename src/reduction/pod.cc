@@ -4,6 +4,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 #include <cmath>
+#include <vector>
 
 #include "core/clock.h"
 #include "core/error.h"
@@ -77,19 +78,41 @@ void DecomposeBySvd(const MatX& snapshots, const PodOptions& options, PodResult&
   result.modes = svd.matrixU().leftCols(g);
 }
 
-// Eigenproblem of the Gram matrix Ybar^T W Ybar (W = I when `weight` is null).
-void DecomposeByGram(const MatX& snapshots, const solvers::SparseMatrix* weight,
-                     const PodOptions& options, PodResult& result) {
+// The rows of `a` that hold a nonzero entry, ascending.
+std::vector<int> NonzeroRows(const MatX& a) {
+  const Eigen::Array<bool, Eigen::Dynamic, 1> nonzero = (a.array() != 0.0).rowwise().any();
+  std::vector<int> rows;
+  rows.reserve(nonzero.count());
+  for (Eigen::Index i = 0; i < nonzero.size(); ++i)
+    if (nonzero(i)) rows.push_back(static_cast<int>(i));
+  return rows;
+}
+
+// Eigenproblem of the Gram matrix Ybar^T W Ybar, from the weighted snapshots W Y
+// (`weighted`; Y itself when null, W = I). Rows where W Y is zero add nothing to the Gram
+// matrix; when they are most rows (fictive forces: all but the contact DOFs) only the
+// others are read, and unweighted modes are zero there.
+void DecomposeByGram(const MatX& snapshots, const MatX* weighted, const PodOptions& options,
+                     PodResult& result) {
   auto start = Clock::now();
-  const Eigen::Index p = snapshots.cols();
+  const Eigen::Index n = snapshots.rows(), p = snapshots.cols();
+  const std::vector<int> rows = NonzeroRows(weighted != nullptr ? *weighted : snapshots);
+  // Copying the nonzero rows pays when they are few; else the zero rows only cost flops.
+  const bool all_rows = static_cast<Eigen::Index>(rows.size()) > n / 2;
+  MatX y_rows, wy_rows;  // Y and W Y on `rows`, when those are not all
+  if (!all_rows) {
+    y_rows = snapshots(rows, Eigen::all);
+    if (weighted != nullptr) wy_rows = (*weighted)(rows, Eigen::all);
+  }
+  const MatX& y = all_rows ? snapshots : y_rows;
+  const MatX& wy = weighted == nullptr ? y : (all_rows ? *weighted : wy_rows);
   MatX gram(p, p);
-  if (weight == nullptr) {
+  if (weighted == nullptr) {
     gram.setZero();
-    gram.selfadjointView<Eigen::Lower>().rankUpdate(snapshots.transpose());
+    gram.selfadjointView<Eigen::Lower>().rankUpdate(y.transpose());
     gram = gram.selfadjointView<Eigen::Lower>();
   } else {
-    const MatX weighted = *weight * snapshots;
-    gram = snapshots.transpose() * weighted;
+    gram = y.transpose() * wy;
     gram = 0.5 * (gram + gram.transpose()).eval();
   }
   const VecX norms2 = gram.diagonal();
@@ -115,13 +138,21 @@ void DecomposeByGram(const MatX& snapshots, const solvers::SparseMatrix* weight,
   const MatX coefficients = scale.asDiagonal() *
                             eigen.eigenvectors().rowwise().reverse().leftCols(g) *
                             result.values.head(g).cwiseSqrt().cwiseInverse().asDiagonal();
-  result.modes = snapshots * coefficients;
+  MatX on_rows = y * coefficients;  // the modes on `rows`
   // Through the Gram matrix, the W-orthogonality of mode i degrades as eps lambda_1 /
   // lambda_i (measured 3e-8 at lambda_i = 2e-10 lambda_1): one Cholesky pass (C = Phi^T W Phi
   // = L L^T, Phi <- Phi L^-T) restores it to rounding without changing the subspaces.
+  MatX c(g, g);
+  if (g > 0) c = on_rows.transpose() * (weighted == nullptr ? on_rows : MatX(wy * coefficients));
+  if (all_rows) {
+    result.modes = std::move(on_rows);
+  } else if (weighted == nullptr) {
+    result.modes = MatX::Zero(n, g);
+    result.modes(rows, Eigen::all) = on_rows;
+  } else {
+    result.modes = snapshots * coefficients;
+  }
   if (g > 0) {
-    MatX c = result.modes.transpose() *
-             (weight == nullptr ? result.modes : MatX(*weight * result.modes));
     const Eigen::LLT<MatX> llt(0.5 * (c + c.transpose()));
     if (llt.info() != Eigen::Success) {
       result.status = Status::Failure("POD: the modes lost their orthogonality in rounding");
@@ -132,18 +163,17 @@ void DecomposeByGram(const MatX& snapshots, const solvers::SparseMatrix* weight,
   result.modes_seconds = Seconds(start);
 }
 
-PodResult Decompose(const MatX& snapshots, const solvers::SparseMatrix* weight,
-                    const PodOptions& options) {
+PodResult Decompose(const MatX& snapshots, const MatX* weighted, const PodOptions& options) {
   PodResult result;
   if (result.status = options.Validate(); !result.status) return result;
   const Eigen::Index n = snapshots.rows(), p = snapshots.cols();
   JD_CHECK(p > 0 && n > 0, "POD: empty snapshot matrix");
-  JD_CHECK(weight == nullptr || (weight->rows() == n && weight->cols() == n),
-           "POD: the weight must be n x n for n x p snapshots");
-  if (weight == nullptr && p > n) {
+  JD_CHECK(weighted == nullptr || (weighted->rows() == n && weighted->cols() == p),
+           "POD: the weighted snapshots must be n x p for n x p snapshots");
+  if (weighted == nullptr && p > n) {
     DecomposeBySvd(snapshots, options, result);
   } else {
-    DecomposeByGram(snapshots, weight, options, result);
+    DecomposeByGram(snapshots, weighted, options, result);
   }
   if (!result.status) result.modes.resize(n, 0);
   return result;
@@ -168,7 +198,15 @@ PodResult Pod(const MatX& snapshots, const PodOptions& options) {
 
 PodResult WeightedPod(const MatX& snapshots, const solvers::SparseMatrix& weight,
                       const PodOptions& options) {
-  return Decompose(snapshots, &weight, options);
+  JD_CHECK(weight.rows() == snapshots.rows() && weight.cols() == snapshots.rows(),
+           "POD: the weight must be n x n for n x p snapshots");
+  const MatX weighted = weight * snapshots;
+  return Decompose(snapshots, &weighted, options);
+}
+
+PodResult WeightedPod(const MatX& snapshots, const MatX& weighted_snapshots,
+                      const PodOptions& options) {
+  return Decompose(snapshots, &weighted_snapshots, options);
 }
 
 VecX PovRatio(const VecX& values) {

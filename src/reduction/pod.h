@@ -27,6 +27,12 @@
 // sets (p > n) are decomposed by a thin SVD (Eigen's BDCSVD) of Y instead: there the Gram matrix
 // would be larger than Y Y^T, and the SVD's cost p n^2 is the smaller one.
 //
+// The Gram matrix needs W Y, not W: when the snapshots come from static solves K Y = F
+// (trial vector derivatives and their fictive forces), W Y = F is known and no product with
+// W is formed. The Gram matrix then reads only the rows where W Y is nonzero (fictive forces
+// act on the contact DOFs only: 8748 of the friction bar's 123 690 rows at 2 mm), and
+// an unweighted POD of such snapshots (the POD of forces) only their nonzero rows.
+//
 // For a singular W, the part of the snapshots in its null space (rigid-body motion for
 // W = K of a free structure) does not count in G, and the modes carry it along as it comes
 // in Ybar; zero-W-norm columns are set to zero when normalizing.
@@ -57,7 +63,7 @@ struct PodResult {
   int rank = 0;           // POVs above rank_tolerance * lambda_1
   int zero_columns = 0;   // snapshots of zero (W-)norm, when normalizing
   bool used_svd = false;  // true: thin SVD of Y (wide, unweighted); false: Gram matrix
-  double gram_seconds = 0.0;   // W Y and Ybar^T W Ybar (or the SVD) [s]
+  double gram_seconds = 0.0;   // Ybar^T W Ybar from W Y (or the SVD) [s]
   double eigen_seconds = 0.0;  // p x p eigenproblem [s]
   double modes_seconds = 0.0;  // Ybar u_i / sqrt(lambda_i) [s]
 };
@@ -67,6 +73,10 @@ PodResult Pod(const MatX& snapshots, const PodOptions& options = {});
 // POD in the inner product of `weight` (n x n, symmetric positive semidefinite, both
 // triangles stored).
 PodResult WeightedPod(const MatX& snapshots, const solvers::SparseMatrix& weight,
+                      const PodOptions& options = {});
+// POD in the inner product of a weight W given by the weighted snapshots W Y (n x p, e.g.
+// the right-hand sides F of K Y = F: the wPOD of TVDs with W = K_c); W itself is not needed.
+PodResult WeightedPod(const MatX& snapshots, const MatX& weighted_snapshots,
                       const PodOptions& options = {});
 
 // w(g) of eq. 3.61 for g = 1 .. size of `values` (POVs, descending, >= 0, not all zero).

@@ -25,8 +25,7 @@ struct Stage {
     EXPECT_TRUE(tvd.status) << tvd.status.message;
   }
   JointModeResult Modes(const JointModeOptions& options) const {
-    return ComputeJointModes(tvd, model.k_c, *model.cb.interior_factor, model.cb.interior_dofs,
-                             options);
+    return ComputeJointModes(tvd, *model.cb.interior_factor, model.cb.interior_dofs, options);
   }
   MatX Free(const MatX& a) const {  // the interior rows
     MatX out(model.cb.interior_dofs.size(), a.cols());

@@ -175,6 +175,49 @@ TEST(WeightedPod, ASingularWeightIgnoresItsNullSpace) {
       << bad.status.message;
 }
 
+// Snapshots from static solves W Y = F with forces on few rows (like TVDs and their fictive
+// forces): the weighted POD from F (reading only F's nonzero rows) equals the one that
+// forms W Y, and the unweighted POD of F (its nonzero rows only) equals the SVD of F, with
+// modes zero on the rows F does not load.
+TEST(WeightedPod, FromTheRightHandSidesOfStaticSolvesReadsOnlyTheirNonzeroRows) {
+  const int n = 150, p = 24, loaded = 20;
+  const solvers::SparseMatrix w = SpdWeight(n);
+  MatX f = MatX::Zero(n, p);
+  const MatX on_rows = RandomOrthonormal(loaded, loaded, 13) * MatX::Random(loaded, p);
+  for (int r = 0; r < loaded; ++r) f.row(7 * r + 3) = on_rows.row(r);  // rows 3, 10, .., 136
+  const MatX y = MatX(w).llt().solve(f);
+  const PodResult by_weight = WeightedPod(y, w), by_forces = WeightedPod(y, f);
+  ASSERT_TRUE(by_weight.status) << by_weight.status.message;
+  ASSERT_TRUE(by_forces.status) << by_forces.status.message;
+  EXPECT_EQ(by_forces.rank, loaded);
+  EXPECT_EQ(by_weight.rank, by_forces.rank);
+  EXPECT_LT((by_weight.values - by_forces.values).cwiseAbs().maxCoeff(),
+            1e-12 * by_weight.values(0));
+  const int g = by_forces.rank;
+  EXPECT_LT((by_forces.modes.transpose() * w * by_forces.modes - MatX::Identity(g, g))
+                .cwiseAbs()
+                .maxCoeff(),
+            1e-12);
+  // Equal leading subspaces (W-orthonormal bases: compare their L^T images).
+  const Eigen::LLT<MatX> llt{MatX(w)};
+  const MatX a = llt.matrixU() * by_weight.modes, b = llt.matrixU() * by_forces.modes;
+  for (int k : {1, 5, 10}) EXPECT_LT(SubspaceDistance(a.leftCols(k), b.leftCols(k)), 1e-9) << k;
+
+  const PodResult forces = Pod(f, {.normalize_columns = false});
+  ASSERT_TRUE(forces.status) << forces.status.message;
+  EXPECT_FALSE(forces.used_svd);
+  ASSERT_EQ(forces.rank, loaded);
+  const Eigen::BDCSVD<MatX> svd(f, Eigen::ComputeThinU);
+  for (int i = 0; i < loaded; ++i)
+    EXPECT_NEAR(forces.values(i), std::pow(svd.singularValues()(i), 2), 1e-12 * forces.values(0))
+        << i;
+  for (int k : {1, 5, 10})
+    EXPECT_LT(SubspaceDistance(svd.matrixU().leftCols(k), forces.modes.leftCols(k)), 1e-9) << k;
+  for (int r = 0; r < n; ++r) {
+    if (r % 7 != 3 || r > 7 * (loaded - 1) + 3) EXPECT_EQ(forces.modes.row(r).norm(), 0.0) << r;
+  }
+}
+
 TEST(PovRatio, ClosedFormOfAGeometricSpectrum) {
   EXPECT_TRUE(PovRatio(VecX::Constant(1, 2.0)).isApproxToConstant(1.0));
   VecX values(4);
