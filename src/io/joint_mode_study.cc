@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <numeric>
@@ -73,6 +74,37 @@ struct LoadCase {
   std::vector<FeLoad> loads;
   FeDofSpec measure;
 };
+
+// The errors of one load case as Markdown tables, one per criterion: a row per method, a
+// column per g, in percent (2 digits, whole numbers from 100); "-" where a solution failed.
+std::string ErrorTables(const LoadCase& lc, const std::vector<Extension>& methods,
+                        const std::vector<int>& modes, const nlohmann::json& methods_json) {
+  std::string out;
+  for (int k = 0; k < kCriteria; ++k) {
+    const std::string what =
+        k == kMeasure ? lc.measure.name() : std::string(kCriterionNames[k].symbol);
+    out += "\n## " + lc.name + ": error of " + what + " [%]\n\n| method |";
+    std::string rule = "|---|";
+    for (int g : modes) {
+      out += " g = " + std::to_string(g) + " |";
+      rule += "---|";
+    }
+    out += "\n" + rule + "\n";
+    const std::string key = std::string(kCriterionNames[k].key) + "_errors";
+    for (Extension method : methods) {
+      out += "| " + Label(method) + " |";
+      for (const nlohmann::json& e : methods_json.at(Key(method)).at(key)) {
+        char cell[32] = " - |";
+        const double percent = e.is_number() ? 100.0 * e.get<double>() : std::nan("");
+        if (std::isfinite(percent))
+          std::snprintf(cell, sizeof cell, percent < 100.0 ? " %.2g |" : " %.0f |", percent);
+        out += cell;
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
 
 struct StudySpec {
   std::string title;
@@ -316,8 +348,11 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   double reduced_seconds = 0.0;
   bool ok = true;
   std::string message;
+  std::string tables = "# " + spec.title + ": errors against the full model\n";
   for (size_t c = 0; c < spec.cases.size(); ++c) {
     const LoadCase& lc = spec.cases[c];
+    std::string below_1 = "joint-mode study: " + lc.name + ": " + lc.measure.name() + " and " +
+                          kCriterionNames[kGapNorm].symbol + " within 1 % from";
     std::array<PlotSpec, kCriteria> plots;
     for (int k = 0; k < kCriteria; ++k)
       plots[k] = {lc.name + ": error of " +
@@ -361,6 +396,9 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
         if (!g1 && worst < 0.01) g1 = g;
         if (!g5 && worst < 0.05) g5 = g;
       }
+      below_1 += std::string(method == spec.methods.front() ? " " : ", ") +
+                 (g1 ? "g = " + std::to_string(*g1) : std::string("no g")) + " (" + Label(method) +
+                 ")";
       methods_json[Key(method)] = {
           {"modes", spec.modes},
           {"first_g_below_1_percent", g1 ? nlohmann::json(*g1) : nlohmann::json(nullptr)},
@@ -376,11 +414,14 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
       const std::string stem = k == kMeasure ? lc.measure.component_name : kCriterionNames[k].key;
       WriteSvgPlot(plots[k], out_dir / (lc.name + "_" + stem + ".svg"));
     }
+    tables += ErrorTables(lc, spec.methods, spec.modes, methods_json);
+    std::cerr << below_1 << "\n";
     cases_json.push_back({{"name", lc.name},
                           {"measure", lc.measure.name()},
                           {"full", full_json},
                           {"methods", methods_json}});
   }
+  WriteText(out_dir / "study.md", tables);
   if (!pov_plot.series.empty()) {
     WriteSvgPlot(pov_plot, out_dir / "pov_ratio.svg");
     CsvWriter pov_csv(out_dir / "pov_ratio.csv", {"method", "g", "ratio"});

@@ -59,6 +59,12 @@ void WriteJson(const std::filesystem::path& path, const nlohmann::json& summary)
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
 void EnsureDirectory(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -33,6 +33,9 @@ class CsvWriter {
 // Writes `summary` as indented JSON. Non-finite numbers are written as null.
 void WriteJson(const std::filesystem::path& path, const nlohmann::json& summary);
 
+// Writes `text` as it is (e.g. a Markdown table).
+void WriteText(const std::filesystem::path& path, const std::string& text);
+
 // Creates `dir` (and parents); throws std::runtime_error naming it on failure.
 void EnsureDirectory(const std::filesystem::path& dir);
 

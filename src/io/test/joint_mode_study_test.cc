@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "io/run_model.h"
 #include "io/test/test_paths.h"
@@ -59,10 +61,17 @@ TEST_F(JointModeStudy, FrictionBarStaticConvergence) {
   EXPECT_EQ(summary_["status"], "ok");
   EXPECT_EQ(summary_["cms"]["m"], 16);  // 10 vibration modes + the 6 constraint modes of tip
   EXPECT_EQ(summary_["tvd"]["count"], 2 * 16 * 16);
-  for (const char* file : {"study.csv", "pov_ratio.csv", "pov_ratio.svg", "bending_uz.svg",
-                           "bending_gap_norm.svg", "bending_normal_force.svg", "torsion_rx.svg",
-                           "torsion_gap_norm.svg", "torsion_normal_force.svg"})
+  for (const char* file : {"study.csv", "study.md", "pov_ratio.csv", "pov_ratio.svg",
+                           "bending_uz.svg", "bending_gap_norm.svg", "bending_normal_force.svg",
+                           "torsion_rx.svg", "torsion_gap_norm.svg", "torsion_normal_force.svg"})
     EXPECT_TRUE(std::filesystem::exists(out_ / file)) << file;
+  // The same errors as Markdown tables: one per load case and criterion, a row per method.
+  std::ifstream md(out_ / "study.md");
+  const std::string tables{std::istreambuf_iterator<char>(md), {}};
+  for (const char* heading :
+       {"## bending: error of tip.uz [%]", "## bending: error of ||g_N||_2 [%]",
+        "## torsion: error of sum A p [%]", "| vibration modes |"})
+    EXPECT_NE(tables.find(heading), std::string::npos) << heading;
   // One CSV row per load case, method and g.
   std::ifstream csv(out_ / "study.csv");
   size_t lines = 0;
