@@ -417,7 +417,7 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
         JointModeExtension extension = ExtendByJointModes(tvd, stiffness, *basis, method, g_max);
         times["joint_modes_" + MethodKey(method)] = Seconds(t);
         if (!extension.status) return finish(extension.status.message);
-        const int kept = extension.extended.basis.size() - m;
+        const int kept = extension.kept;
         const double ratio =
             kept > 0 ? extension.modes.ratio(
                            std::min<Eigen::Index>(kept, extension.modes.ratio.size()) - 1)
@@ -426,6 +426,10 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
                                          {"kept", kept},
                                          {"dropped", extension.extended.dropped},
                                          {"ratio_at_largest_g", ratio}};
+        if (!extension.note.empty()) {
+          std::cerr << "joint dynamics: " << extension.note << "\n";
+          modes_json[MethodKey(method)]["note"] = extension.note;
+        }
         extended[method] = std::move(extension.extended.basis);
       }
       summary["joint_modes"] = modes_json;

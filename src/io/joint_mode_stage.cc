@@ -323,9 +323,20 @@ JointModeExtension ExtendByJointModes(const reduction::TvdResult& tvd,
       basis.cms.basis,
       result.modes.modes.leftCols(std::min<Eigen::Index>(g_max, result.modes.modes.cols())),
       stiffness, reduction::VectorKind::kJointMode, "joint");
-  if (!result.extended.status)
+  if (!result.extended.status) {
     result.status = Status::Failure(std::string(reduction::Name(method)) + ": " +
                                     result.extended.status.message);
+    return result;
+  }
+  result.kept = result.extended.basis.size() - basis.cms.basis.size();
+  if (result.kept < g_max)
+    result.note =
+        std::string(reduction::Name(method)) + ": " + std::to_string(result.kept) +
+        " joint modes for g up to " + std::to_string(g_max) + " (" +
+        std::to_string(result.modes.rank) + " POVs above the rank tolerance, " +
+        std::to_string(result.extended.dropped) +
+        " modes dependent on the CMS basis dropped): every g >= " + std::to_string(result.kept) +
+        " uses these " + std::to_string(result.kept);
   return result;
 }
 

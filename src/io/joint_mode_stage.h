@@ -232,6 +232,9 @@ struct JointModeExtension {
   Status status;                     // failure, with the method's name
   reduction::JointModeResult modes;  // modes, POVs, ratio w(g), rank, times
   reduction::ExtendResult extended;  // the CMS basis + the kept modes, dropped
+  int kept = 0;                      // joint modes appended, <= g_max
+  std::string note;  // when kept < g_max: the method, the rank and the dropped modes, and
+                     // that every g from `kept` on uses `kept` modes (else empty)
 };
 JointModeExtension ExtendByJointModes(const reduction::TvdResult& tvd,
                                       const solvers::SparseMatrix& stiffness, const CmsBasis& basis,

@@ -332,7 +332,14 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
       ratio.push_back(modes.ratio(k));
     }
     pov_plot.series.push_back({Label(method), g_axis, ratio, true, true});
-    pov_json[Key(method)] = {{"ratio", ratio}, {"rank", modes.rank}, {"dropped", extended.dropped}};
+    pov_json[Key(method)] = {{"ratio", ratio},
+                             {"rank", modes.rank},
+                             {"dropped", extended.dropped},
+                             {"kept", extension.kept}};
+    if (!extension.note.empty()) {
+      std::cerr << "joint-mode study: " << extension.note << "\n";
+      pov_json[Key(method)]["note"] = extension.note;
+    }
   }
 
   // The reduced solutions.
