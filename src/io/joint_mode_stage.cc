@@ -310,8 +310,9 @@ JointModeExtension ExtendByJointModes(const reduction::TvdResult& tvd,
   JointModeExtension result;
   reduction::JointModeOptions options;
   options.method = method;
-  options.modes = 0;  // every mode above the rank tolerance (w = 1); g_max of them are used
+  options.modes = 0;  // every mode above the rank tolerance (w = 1), at most g_max
   options.target_ratio = 1.0;
+  options.max_modes = g_max;
   const reduction::CraigBamptonResult& cb = basis.cb;
   result.modes = reduction::ComputeJointModes(tvd, *cb.interior_factor, cb.interior_dofs, options);
   if (!result.modes.status) {
@@ -319,10 +320,8 @@ JointModeExtension ExtendByJointModes(const reduction::TvdResult& tvd,
         Status::Failure(std::string(reduction::Name(method)) + ": " + result.modes.status.message);
     return result;
   }
-  result.extended = reduction::ExtendBasis(
-      basis.cms.basis,
-      result.modes.modes.leftCols(std::min<Eigen::Index>(g_max, result.modes.modes.cols())),
-      stiffness, reduction::VectorKind::kJointMode, "joint");
+  result.extended = reduction::ExtendBasis(basis.cms.basis, result.modes.modes, stiffness,
+                                           reduction::VectorKind::kJointMode, "joint");
   if (!result.extended.status) {
     result.status = Status::Failure(std::string(reduction::Name(method)) + ": " +
                                     result.extended.status.message);

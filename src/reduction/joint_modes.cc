@@ -34,6 +34,7 @@ Status JointModeOptions::Validate() const {
   using solvers::CheckOption;
   for (const Status& status :
        {CheckOption(modes >= 0, "joint_modes.modes", modes, "must be >= 0 (0: from target_ratio)"),
+        CheckOption(max_modes >= 0, "joint_modes.max_modes", max_modes, "must be >= 0"),
         CheckOption(target_ratio > 0.0 && target_ratio <= 1.0, "joint_modes.target_ratio",
                     target_ratio, "must be in (0, 1]"),
         CheckOption(rank_tolerance > 0.0 && rank_tolerance < 1.0, "joint_modes.rank_tolerance",
@@ -66,10 +67,11 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCho
   auto start = Clock::now();
   // The snapshots are zero on the held rows (TvdResult), so the POD runs on all n rows: the
   // held ones add nothing, and the modes are zero there.
-  // All modes above the rank tolerance when g follows from the ratio (they come from the
-  // same n p g product as the g wanted), g of them otherwise.
-  const PodOptions pod_options{
-      .modes = options.modes, .normalize_columns = true, .rank_tolerance = options.rank_tolerance};
+  const PodOptions pod_options{.modes = options.modes,
+                               .target_ratio = options.target_ratio,
+                               .max_modes = options.max_modes,
+                               .normalize_columns = true,
+                               .rank_tolerance = options.rank_tolerance};
   // The TVDs solve K_c Y = F: their K_c-weighted snapshots are the fictive forces.
   const PodResult pod = options.method == JointModeMethod::kWeightedPodOfTvds
                             ? WeightedPod(tvd.derivatives, tvd.forces, pod_options)
@@ -82,12 +84,7 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCho
   result.values = pod.values;
   result.ratio = pod.ratio;
   result.rank = pod.rank;
-  // From the ratio: w(g) reaches 1 at the rank (the POVs below the tolerance are 0), up to
-  // rounding in the sums.
-  const int g = options.modes > 0
-                    ? options.modes
-                    : std::min(ModesForRatio(pod.ratio, options.target_ratio), pod.rank);
-  result.modes = pod.modes.leftCols(g);
+  result.modes = pod.modes;
   if (forces) {  // phi_J = K_c^-1 f_J (eq. 3.57), one blocked solve on the free rows
     start = Clock::now();
     MatX solved;

@@ -41,6 +41,7 @@ struct JointModeOptions {
   JointModeMethod method = JointModeMethod::kWeightedPodOfTvds;
   int modes = 0;               // g >= 0; 0: from target_ratio
   double target_ratio = 0.98;  // w(g) to reach when modes = 0, in (0, 1]
+  int max_modes = 0;           // when modes = 0: at most this many, >= 0 (0: no limit)
   // PodOptions::rank_tolerance. Below PodOptions' 1e-10: a joint mode is a combination of
   // TVDs whatever its POV, so one near the Gram matrix's rounding (of the order of
   // sqrt(n) eps lambda_1, 4e-14 lambda_1 for n = 1e5) still lies in their span, and

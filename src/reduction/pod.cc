@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -54,7 +55,13 @@ Status KeepValues(const VecX& values, const PodOptions& options, PodResult& resu
     ++result.rank;
   }
   result.ratio = PovRatio(result.values);
-  g = options.modes > 0 ? options.modes : result.rank;
+  if (options.modes == 0) {
+    // w(g) reaches 1 at the rank (the POVs below the tolerance are 0), up to rounding.
+    g = std::min(ModesForRatio(result.ratio, options.target_ratio), result.rank);
+    if (options.max_modes > 0) g = std::min(g, options.max_modes);
+    return Status::Ok();
+  }
+  g = options.modes;
   if (g > result.rank)
     return Status::Failure("POD: " + std::to_string(g) +
                            " modes asked, but the snapshots have rank " +
@@ -185,6 +192,9 @@ Status PodOptions::Validate() const {
   using solvers::CheckOption;
   for (const Status& status :
        {CheckOption(modes >= 0, "pod.modes", modes, "must be >= 0"),
+        CheckOption(target_ratio > 0.0 && target_ratio <= 1.0, "pod.target_ratio", target_ratio,
+                    "must be in (0, 1]"),
+        CheckOption(max_modes >= 0, "pod.max_modes", max_modes, "must be >= 0"),
         CheckOption(rank_tolerance > 0.0 && rank_tolerance < 1.0, "pod.rank_tolerance",
                     rank_tolerance, "must be in (0, 1)")}) {
     if (!status) return status;

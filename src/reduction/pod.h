@@ -45,7 +45,11 @@
 namespace jointdyn::reduction {
 
 struct PodOptions {
-  int modes = 0;                  // g, modes returned: >= 0 (0: all above rank_tolerance)
+  // g, the modes returned: > 0 exactly g (a failure above the rank); 0: the smallest g with
+  // w(g) >= target_ratio (1: every mode above rank_tolerance), at most max_modes when > 0.
+  int modes = 0;
+  double target_ratio = 1.0;      // in (0, 1]
+  int max_modes = 0;              // >= 0
   bool normalize_columns = true;  // eq. 3.47 / 3.52 in the same inner product as the POD
   // POVs at or below rank_tolerance * lambda_1 are rounding noise (the Gram matrix carries
   // errors up to about n * eps * lambda_1): they are returned as 0 and give no mode. In

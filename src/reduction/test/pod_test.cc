@@ -238,6 +238,19 @@ TEST(PovRatio, ClosedFormOfAGeometricSpectrum) {
   ASSERT_TRUE(pod.status) << pod.status.message;
   for (int g = 1; g <= p; ++g)
     EXPECT_NEAR(pod.ratio(g - 1), (1.0 - std::pow(2.0, -g)) / (1.0 - std::pow(2.0, -p)), 1e-13);
+  EXPECT_EQ(pod.modes.cols(), p);  // target_ratio 1: every mode above the rank tolerance
+  // The POD picks g from the ratio: w(3) = 0.876 < 0.9 <= w(4) = 0.938; max_modes caps it.
+  const MatX y = KnownSvd(RandomOrthonormal(n, p, 11), sigma, p, 12);
+  const PodResult by_ratio = Pod(y, {.target_ratio = 0.9, .normalize_columns = false});
+  const PodResult capped =
+      Pod(y, {.target_ratio = 0.9, .max_modes = 3, .normalize_columns = false});
+  ASSERT_TRUE(by_ratio.status) << by_ratio.status.message;
+  ASSERT_TRUE(capped.status) << capped.status.message;
+  EXPECT_EQ(by_ratio.modes.cols(), 4);
+  EXPECT_EQ(capped.modes.cols(), 3);
+  EXPECT_LT((capped.modes - by_ratio.modes.leftCols(3)).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_FALSE(Pod(y, {.target_ratio = 0.0}).status);
+  EXPECT_FALSE(Pod(y, {.max_modes = -1}).status);
 }
 
 TEST(Pod, ReportsZeroSnapshotsAndBadOptions) {
