@@ -208,8 +208,18 @@ JointModeStageResult RunJointModeStage(
         reduction::ComputeJointModes(tvd, *cb.interior_factor, cb.interior_dofs, spec.modes);
     result.times.pod = result.joint_modes.pod_seconds;
     result.times.joint_mode_solves = result.joint_modes.solve_seconds;
-    if (!result.joint_modes.status) {
-      result.status = Status::Failure("joint modes: " + result.joint_modes.status.message);
+    const reduction::JointModeResult& modes = result.joint_modes;
+    if (!modes.status && modes.rank > 0 && spec.modes.modes > modes.rank) {
+      result.status = Status::Failure(
+          "reduction.joint_modes.modes = " + std::to_string(spec.modes.modes) + ": more than the " +
+          std::to_string(modes.rank) + " joint modes the " + std::to_string(tvd.solves) +
+          " TVDs give (" + reduction::Name(spec.modes.method) + ", POVs above " +
+          FormatValue(spec.modes.rank_tolerance) + " of the largest); ask for at most " +
+          std::to_string(modes.rank) + ", or give `ratio` instead of `modes`");
+      return result;
+    }
+    if (!modes.status) {
+      result.status = Status::Failure(modes.status.message);
       return result;
     }
     result.g = static_cast<int>(result.joint_modes.modes.cols());

@@ -77,13 +77,13 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCho
                             ? WeightedPod(tvd.derivatives, tvd.forces, pod_options)
                             : Pod(source, pod_options);
   result.pod_seconds = Seconds(start);
+  result.rank = pod.rank;  // also on failure (more modes asked than the rank)
   if (!pod.status) {
     result.status = Status::Failure(what + pod.status.message);
     return result;
   }
   result.values = pod.values;
   result.ratio = pod.ratio;
-  result.rank = pod.rank;
   result.modes = pod.modes;
   if (forces) {  // phi_J = K_c^-1 f_J (eq. 3.57), one blocked solve on the free rows
     start = Clock::now();

@@ -57,7 +57,7 @@ struct JointModeResult {
   MatX modes;                  // phi_J,1 .. phi_J,g: n x g (zero rows on held DOFs)
   VecX values;                 // all POVs, descending
   VecX ratio;                  // w(1) .. w(k)
-  int rank = 0;                // POVs above the rank tolerance
+  int rank = 0;                // POVs above the rank tolerance (also set when g > rank fails)
   double pod_seconds = 0.0;    // normalization, Gram matrix, eigenproblem, modes [s]
   double solve_seconds = 0.0;  // kPodOfForces: K_c^-1 f_J [s]
 };

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "io/hdf5_file.h"
@@ -119,6 +120,29 @@ MatX RelativeDisplacements(const Hdf5File& file, const MatX& v) {
     z.row(3 * p + 2) = normal.transpose() * relative;
   }
   return z;
+}
+
+// More joint modes than the TVDs give: the run fails naming the key, its value and the
+// number it may have (the wPOD rank of the example, measured 160), and keeps its summary.
+TEST(ReductionJointModes, MoreModesThanTheRankAreReportedWithTheKey) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "jointdyn_joint_modes";
+  std::filesystem::create_directories(dir);
+  std::ifstream example(test_paths::SourceDir() / "examples" / "reduction" /
+                        "friction_bar_joint_modes.yaml");
+  std::string text{std::istreambuf_iterator<char>(example), {}};
+  const std::string key = "    modes: 20 ";
+  ASSERT_NE(text.find(key), std::string::npos);
+  text.replace(text.find(key), key.size(), "    modes: 900 ");
+  const std::filesystem::path model = dir / "too_many_modes.yaml", out = dir / "too_many_modes";
+  std::ofstream(model) << text;
+  std::filesystem::remove_all(out);
+  const RunOutcome outcome = RunModelFile(model, out);
+  EXPECT_FALSE(outcome.ok);
+  for (const char* part :
+       {"reduction.joint_modes.modes = 900: more than the ", " TVDs give", "ask for at most "})
+    EXPECT_NE(outcome.message.find(part), std::string::npos) << outcome.message;
+  std::ifstream in(out / "summary.json");
+  EXPECT_EQ(nlohmann::json::parse(in)["status"], "failed");
 }
 
 // The free friction bar: 16 free-free modes, 2 m^2 = 512 TVDs, g = 20 joint modes by wPOD,
