@@ -35,18 +35,8 @@ inline FrictionBarModel MakeFrictionBarModel(double mesh_size, double tip_force,
   bar.mesh = {
       .mesh_size = mesh_size, .order = fe::ElementOrder::kQuadratic, .shape = fe::CellShape::kTet};
   const fe::Mesh mesh = fe::BuildFrictionBar(bar);
-  fe::ConstraintSpec spec;
-  spec.reference_nodes = {{"tip", Vec3(0.225, 0.0, 0.0015)},
-                          {"bolt_2", Vec3(0.095, 0.0, 0.0)},
-                          {"bolt_3", Vec3(0.130, 0.0, 0.0)}};
-  spec.supports = {{"clamp", {}}};
-  spec.couplings = {{fe::CouplingKind::kRigid, "tip", "load"},
-                    {fe::CouplingKind::kRigid, "bolt_2", "sheet_1_hole_2"},
-                    {fe::CouplingKind::kRigid, "bolt_2", "sheet_2_hole_2"},
-                    {fe::CouplingKind::kRigid, "bolt_3", "sheet_1_hole_3"},
-                    {fe::CouplingKind::kRigid, "bolt_3", "sheet_2_hole_3"}};
   FrictionBarModel m;
-  m.dofs = std::make_unique<fe::DofMap>(mesh, spec);
+  m.dofs = std::make_unique<fe::DofMap>(mesh, fe::RigidlyBoltedFrictionBar(bar));
   std::map<std::string, fe::ElasticMaterial> materials;
   for (const fe::ElementBlock& block : mesh.blocks) materials[block.name] = {};  // steel
   const fe::AssemblyResult fe = fe::Assemble(mesh, materials);

@@ -274,6 +274,26 @@ double FrictionBarOptions::WasherDiameter() const {
   return washer_diameter != 0.0 ? washer_diameter : 2.0 * hole_diameter;
 }
 
+ConstraintSpec RigidlyBoltedFrictionBar(const FrictionBarOptions& options) {
+  options.Validate();
+  if (options.hole_x.size() != 4)
+    throw InputError("hole_x", std::to_string(options.hole_x.size()) + " holes",
+                     "rigid bolts sit in the middle two of 4 holes");
+  std::vector<double> holes = options.hole_x;
+  std::sort(holes.begin(), holes.end());
+  ConstraintSpec spec;
+  spec.reference_nodes = {{"tip", Vec3(options.total_length, 0.0, 0.5 * options.thickness)}};
+  spec.supports = {{"clamp", {}}};
+  spec.couplings = {{CouplingKind::kRigid, "tip", "load"}};
+  for (int k : {2, 3}) {
+    const std::string bolt = "bolt_" + std::to_string(k), hole = "_hole_" + std::to_string(k);
+    spec.reference_nodes.push_back({bolt, Vec3(holes[k - 1], 0.0, 0.0)});
+    for (const char* sheet : {"sheet_1", "sheet_2"})
+      spec.couplings.push_back({CouplingKind::kRigid, bolt, sheet + hole});
+  }
+  return spec;
+}
+
 Mesh BuildFrictionBar(const FrictionBarOptions& options) {
   options.Validate();
   const SheetMeshOptions& m = options.mesh;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fe/constraints.h"
 #include "fe/mesh.h"
 
 namespace jointdyn::fe {
@@ -64,6 +65,12 @@ struct FrictionBarOptions {
 };
 
 Mesh BuildFrictionBar(const FrictionBarOptions& options);
+
+// The friction bar held as in the seed's studies with rigid bolts: the clamp face supported,
+// the load face rigidly coupled to the reference node "tip" at its centre, and both bores of
+// each middle hole k (2 and 3 of 4) rigidly coupled to the reference node "bolt_k" on the
+// hole axis in the joint plane.
+ConstraintSpec RigidlyBoltedFrictionBar(const FrictionBarOptions& options);
 
 // Seed 003 fig. 4.32 (2D there; here a solid): three steel sheets stacked in z, each
 // `thickness` thick, all starting at x = 0 where they are fixed to the car: the lower

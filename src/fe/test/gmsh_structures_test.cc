@@ -217,6 +217,33 @@ TEST(FrictionBarMesh, WasherAreasAndPreloadResultants) {
   }
 }
 
+// The rigid-bolt holding: bolts on the axes of holes 2 and 3 in the joint plane, each
+// coupling both bores; the tip at the load face's centre. A DofMap accepts it, and the
+// couplings make each bolt a rigid connection of the sheets: a unit bolt_2 translation moves
+// every node of both hole-2 bores by exactly that.
+TEST(FrictionBarMesh, RigidlyBoltedConstraints) {
+  FrictionBarOptions options;
+  options.hole_x = {0.165, 0.06, 0.13, 0.095};  // any order
+  options.mesh = {.mesh_size = 4e-3};
+  const ConstraintSpec spec = RigidlyBoltedFrictionBar(options);
+  ASSERT_EQ(spec.reference_nodes.size(), 3u);
+  EXPECT_EQ(spec.reference_nodes[0].name, "tip");
+  EXPECT_EQ(spec.reference_nodes[0].position, Vec3(0.225, 0.0, 0.0015));
+  EXPECT_EQ(spec.reference_nodes[1].name, "bolt_2");
+  EXPECT_EQ(spec.reference_nodes[1].position, Vec3(0.095, 0.0, 0.0));
+  EXPECT_EQ(spec.reference_nodes[2].position, Vec3(0.130, 0.0, 0.0));
+  EXPECT_EQ(spec.couplings.size(), 5u);
+  const Mesh mesh = BuildFrictionBar(options);
+  const DofMap dofs(mesh, spec);
+  VecX q = VecX::Zero(dofs.num_free_dofs());
+  q(dofs.FreeIndex(dofs.ReferenceDof("bolt_2", 2))) = 1.0;
+  const VecX u = dofs.Expand(q);
+  for (const char* set : {"sheet_1_hole_2", "sheet_2_hole_2"})
+    for (int n : mesh.node_sets.at(set)) EXPECT_NEAR(u(dofs.MeshDof(n, 2)), 1.0, 1e-14) << set;
+  options.hole_x = {0.06, 0.095, 0.13};
+  EXPECT_THROW(RigidlyBoltedFrictionBar(options), InputError);
+}
+
 TEST(FrictionBarMesh, BadOptionsAreInputErrors) {
   FrictionBarOptions options;
   options.hole_x = {0.02, 0.095, 0.13, 0.165};  // the first hole outside the joint

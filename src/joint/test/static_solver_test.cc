@@ -192,17 +192,8 @@ TEST(StaticSolver, InitialGapClosesOnlyBeyondTheLinearClosingLoad) {
 TEST(StaticSolver, FrictionBarTipDeflectionLiesBetweenTiedAndFreeJoint) {
   fe::FrictionBarOptions bar;
   bar.mesh = {.mesh_size = 3e-3};  // hex8, 1 element through each sheet
-  fe::ConstraintSpec spec;
-  spec.reference_nodes = {{"tip", Vec3(0.225, 0.0, 0.0015)},
-                          {"bolt_2", Vec3(0.095, 0.0, 0.0)},
-                          {"bolt_3", Vec3(0.130, 0.0, 0.0)}};
-  spec.supports = {{"clamp", {}}};
-  spec.couplings = {{fe::CouplingKind::kRigid, "tip", "load"},
-                    {fe::CouplingKind::kRigid, "bolt_2", "sheet_1_hole_2"},
-                    {fe::CouplingKind::kRigid, "bolt_2", "sheet_2_hole_2"},
-                    {fe::CouplingKind::kRigid, "bolt_3", "sheet_1_hole_3"},
-                    {fe::CouplingKind::kRigid, "bolt_3", "sheet_2_hole_3"}};
-  Model m = MakeModel(fe::BuildFrictionBar(bar), spec, "sheet_2_joint", "sheet_1_joint", 1e-4);
+  Model m = MakeModel(fe::BuildFrictionBar(bar), fe::RigidlyBoltedFrictionBar(bar), "sheet_2_joint",
+                      "sheet_1_joint", 1e-4);
   VecX f = VecX::Zero(m.dofs->num_dofs());
   const int tip = m.dofs->ReferenceDof("tip", 2);
   f(tip) = 100.0;  // [N]
