@@ -75,15 +75,18 @@ struct LoadCase {
   FeDofSpec measure;
 };
 
+// How criterion k is named in the titles and tables of load case `lc`.
+std::string Symbol(const LoadCase& lc, int k) {
+  return k == kMeasure ? lc.measure.name() : std::string(kCriterionNames[k].symbol);
+}
+
 // The errors of one load case as Markdown tables, one per criterion: a row per method, a
 // column per g, in percent (2 digits, whole numbers from 100); "-" where a solution failed.
 std::string ErrorTables(const LoadCase& lc, const std::vector<Extension>& methods,
                         const std::vector<int>& modes, const nlohmann::json& methods_json) {
   std::string out;
   for (int k = 0; k < kCriteria; ++k) {
-    const std::string what =
-        k == kMeasure ? lc.measure.name() : std::string(kCriterionNames[k].symbol);
-    out += "\n## " + lc.name + ": error of " + what + " [%]\n\n| method |";
+    out += "\n## " + lc.name + ": error of " + Symbol(lc, k) + " [%]\n\n| method |";
     std::string rule = "|---|";
     for (int g : modes) {
       out += " g = " + std::to_string(g) + " |";
@@ -358,13 +361,11 @@ RunOutcome RunJointModeStudy(const ModelNode& root, const std::filesystem::path&
   std::string tables = "# " + spec.title + ": errors against the full model\n";
   for (size_t c = 0; c < spec.cases.size(); ++c) {
     const LoadCase& lc = spec.cases[c];
-    std::string below_1 = "joint-mode study: " + lc.name + ": " + lc.measure.name() + " and " +
-                          kCriterionNames[kGapNorm].symbol + " within 1 % from";
+    std::string below_1 = "joint-mode study: " + lc.name + ": " + Symbol(lc, kMeasure) + " and " +
+                          Symbol(lc, kGapNorm) + " within 1 % from";
     std::array<PlotSpec, kCriteria> plots;
     for (int k = 0; k < kCriteria; ++k)
-      plots[k] = {lc.name + ": error of " +
-                      (k == kMeasure ? lc.measure.name() : kCriterionNames[k].symbol) +
-                      " against the full model",
+      plots[k] = {lc.name + ": error of " + Symbol(lc, k) + " against the full model",
                   "added vectors g",
                   "relative error [-]",
                   false,
