@@ -2,8 +2,9 @@
 // reference the reduced models are measured against, issue 7): haversine step of the tip
 // force to 50 N in 0.01 s, T = 0.1 s, linear penalty 5e4 N/mm^3, three-parameter Coulomb
 // mu = 0.15, stick 1e4 N/mm^3, slide 500 N/mm^3, HHT alpha = -0.3, tet10 4 mm, clamp
-// supported (bench/friction_bar_model.h). Prints the run time, steps, Newton iterations
-// per step, factorizations and the tip deflection / gap norm over time.
+// supported (examples/dynamics/friction_bar_dynamic_study.yaml, bench/friction_bar_study.h).
+// Prints the run time, steps, Newton iterations per step, factorizations and the tip
+// deflection / gap norm over time.
 //
 //   ./build/bench/friction_bar_dynamics [t_end s = 0.1] [dt s = 1e-4] [mesh size m = 4e-3]
 //                                       [solver: auto | sparse_lu | umfpack_lu]
@@ -14,7 +15,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "bench/friction_bar_model.h"
+#include "bench/friction_bar_study.h"
 #include "time/integrator.h"
 
 using namespace jointdyn;
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
   const int max_iterations = argc > 5 ? std::atoi(argv[5]) : 25;
   const std::string search = argc > 6 ? argv[6] : "directional";
   const double residual_tolerance = argc > 7 ? std::atof(argv[7]) : 1e-4;
-  bench::FrictionBarModel bar = bench::MakeFrictionBarModel(h, 50.0, 0.01);
+  const analysis::JointDynamicsSystem bar = bench::FrictionBarSystem(h);
   joint::JointedSystem& system = *bar.system;
   std::printf(
       "friction bar tet10 h = %.1f mm: %d DOFs, %d pairs; HHT alpha = -0.3, dt = %g s, "
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
   const time::TransientResult result =
       time::Integrate(system, options, zero, zero, [&](const time::StepRecord& r) {
         const joint::JointOperator& joint = system.joints()[0];
-        std::printf("%10.3f %14.6f %12.4f %10d\n", 1e3 * r.t, 1e3 * (*r.q)(bar.tip),
+        std::printf("%10.3f %14.6f %12.4f %10d\n", 1e3 * r.t, 1e3 * (*r.q)(bar.measure_dof),
                     1e6 * joint.GapNorm(), joint.CountInContact());
         std::fflush(stdout);
       });

@@ -35,8 +35,9 @@
 #include <numbers>
 #include <string>
 
+#include "analysis/harmonic.h"
+#include "core/error.h"
 #include "harmonic/continuation.h"
-#include "io/harmonic_model.h"
 #include "io/results.h"
 #include "laws/coulomb.h"
 #include "lumped/lumped_system.h"
@@ -202,12 +203,12 @@ int main(int argc, char** argv) {
   io::EnsureDirectory(out);
   const double omega1 = FirstFrequency();
 
-  io::HarmonicModel model;
-  model.lumped = Chain();
+  analysis::HarmonicOptions model;
+  model.model = Chain();
   model.excitation = {{.dof = kForced, .harmonic = 1, .cos_amplitude = kForce}};
   model.harmonics.basis = {.harmonics = kHarmonics};
   model.harmonics.samples = kSamples;
-  harmonic::HarmonicBalance hb(io::BuildHarmonicSystem(model), model.harmonics);
+  harmonic::HarmonicBalance hb(analysis::BuildHarmonicSystem(model), model.harmonics);
   std::cerr << "harmonic balance: " << hb.num_dofs() << " DOFs, " << hb.num_unknowns()
             << " unknowns after condensation\n";
 
@@ -282,7 +283,7 @@ int main(int argc, char** argv) {
     const double hb_peak = Peak(model.harmonics.basis, single.point.coefficients, kForced);
     io::CsvWriter periods(out / "time_periods.csv",
                           {"period", "peak", "relative_change", "cpu_seconds"});
-    const TimeDomain td = IntegrateToSteadyState(model.lumped, peak_omega, periods);
+    const TimeDomain td = IntegrateToSteadyState(model.model, peak_omega, periods);
     if (!td.status) {
       std::cerr << "time integration: " << td.status.message << "\n";
       return 3;

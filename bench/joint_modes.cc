@@ -23,9 +23,9 @@
 #include <string>
 
 #include "core/clock.h"
-#include "io/fe_model_reader.h"
-#include "io/model_node.h"
 #include "joint/contact_kinematics.h"
+#include "model/fe_reader.h"
+#include "model/model_node.h"
 #include "reduction/craig_bampton.h"
 #include "reduction/free_free.h"
 #include "reduction/trial_vector_derivatives.h"
@@ -60,12 +60,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: joint_modes [element size in mm > 0]\n");
     return 2;
   }
-  const io::ModelNode root = io::ModelNode::LoadFile(
+  const model::ModelNode root = model::ModelNode::LoadFile(
       std::string(JOINTDYN_SOURCE_DIR) + "/examples/reduction/friction_bar_joint_modes.yaml");
-  io::FeModelSpec spec = io::ReadFeModelSpec(root);
+  fe::FeModelSpec spec = model::ReadFeModelSpec(root);
   spec.friction_bar.mesh.mesh_size = size_mm * 1e-3;
   Clock::time_point start = Clock::now();
-  const io::FeModel model = io::BuildFeModel(spec);
+  const fe::FeModel model = fe::BuildFeModel(spec);
   const double build_seconds = Seconds(start);
   const fe::DofMap& dofs = *model.dofs;
   const solvers::SparseMatrix k = dofs.Reduce(model.stiffness);

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <random>
 
-#include "io/law_registry.h"
+#include "model/law_registry.h"
 
 namespace {
 
@@ -90,8 +90,8 @@ void TimePasses(benchmark::State& state, double copy_ns, Pass pass) {
   state.counters["ratio"] = ns / copy_ns;
 }
 
-void EvaluateLaw(benchmark::State& state, const io::TangentialSpec* spec) {
-  const auto law = io::BuildExample(*spec);
+void EvaluateLaw(benchmark::State& state, const model::TangentialSpec* spec) {
+  const auto law = model::BuildExample(*spec);
   const size_t n = law->state_size();
   PointData data = MakeData(*law, spec->example_slip, spec->example_pressure);
   const double copy_ns = CopyNanosecondsPerPoint(data, n);
@@ -110,8 +110,8 @@ void EvaluateLaw(benchmark::State& state, const io::TangentialSpec* spec) {
 
 // Normal laws are stateless: the baseline reads the gap and gap rate of each point and
 // writes a pressure and a tangent, as the law does.
-void EvaluateNormalLaw(benchmark::State& state, const io::NormalSpec* spec) {
-  const auto law = io::BuildExample(*spec);
+void EvaluateNormalLaw(benchmark::State& state, const model::NormalSpec* spec) {
+  const auto law = model::BuildExample(*spec);
   std::vector<double> gap(kPoints), rate(kPoints), pressure(kPoints), tangent(kPoints);
   std::mt19937 rng(2);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
@@ -144,12 +144,12 @@ void EvaluateNormalLaw(benchmark::State& state, const io::NormalSpec* spec) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (const auto& spec : io::TangentialLawSpecs())
+  for (const auto& spec : model::TangentialLawSpecs())
     benchmark::RegisterBenchmark(spec.type.c_str(), EvaluateLaw, &spec)
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()
         ->MinTime(0.5);
-  for (const auto& spec : io::NormalLawSpecs())
+  for (const auto& spec : model::NormalLawSpecs())
     benchmark::RegisterBenchmark(("normal/" + spec.type).c_str(), EvaluateNormalLaw, &spec)
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()

@@ -2,7 +2,7 @@
 // matrices of jointed-structure dynamics, the HHT iteration matrix
 //   A = M + beta h^2 (K + J)   (h = 10 us, beta = 0.4225: HHT alpha = -0.3),
 //   - full model: the friction bar of seed 003 section 4.1.1 (tet10, bench/
-//     friction_bar_model.h) with the Coulomb joint's tangent J evaluated at the free
+//     friction_bar_study.h) with the Coulomb joint's tangent J evaluated at the free
 //     (contact-less) static deflection under 50 N at the tip, so that it holds open, stick
 //     and slip pairs (slip tangents are unsymmetric);
 //   - reduced model: r = 100, every entry stored (a random dense matrix, diagonally
@@ -19,7 +19,7 @@
 #include <random>
 
 #include "bench/bandwidth.h"
-#include "bench/friction_bar_model.h"
+#include "bench/friction_bar_study.h"
 #include "core/clock.h"
 #include "solvers/linear_solver.h"
 #include "solvers/sparse_cholesky.h"
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   const double step = 1e-5, beta = 0.25 * 1.3 * 1.3;
 
   // Full model.
-  bench::FrictionBarModel bar = bench::MakeFrictionBarModel(h, 50.0, 0.01);
+  const analysis::JointDynamicsSystem bar = bench::FrictionBarSystem(h);
   const joint::JointedSystem& system = *bar.system;
   const int n = system.size();
   VecX load;

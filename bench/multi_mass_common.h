@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "io/model_node.h"
-#include "io/transient_model.h"
 #include "laws/bouc_wen.h"
 #include "laws/coulomb.h"
 #include "laws/dahl_valanis.h"
+#include "model/model_node.h"
+#include "model/transient_reader.h"
 
 namespace jointdyn::bench {
 
@@ -40,15 +40,15 @@ inline std::shared_ptr<const laws::TangentialLaw> MultiMassLaw(const std::string
 }
 
 // Reads examples/transient/multi_mass_<case>.yaml and puts `law` on every ground element.
-inline io::TransientModel MultiMassModel(const std::string& source_dir, const std::string& name,
-                                         const std::string& law) {
-  const io::ModelNode root =
-      io::ModelNode::LoadFile(source_dir + "/examples/transient/multi_mass_" + name + ".yaml");
+inline analysis::TransientOptions MultiMassModel(const std::string& source_dir,
+                                                 const std::string& name, const std::string& law) {
+  const model::ModelNode root =
+      model::ModelNode::LoadFile(source_dir + "/examples/transient/multi_mass_" + name + ".yaml");
   JD_CHECK(root.String("analysis") == "transient", "the multi-mass examples are transient");
-  io::TransientModel model = io::ReadTransientModel(root);
+  analysis::TransientOptions options = model::ReadTransient(root).options;
   const auto shared = MultiMassLaw(law);
-  for (auto& element : model.lumped.friction) element.law = shared;
-  return model;
+  for (auto& element : options.model.friction) element.law = shared;
+  return options;
 }
 
 }  // namespace jointdyn::bench

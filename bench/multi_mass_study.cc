@@ -35,8 +35,9 @@ int main(int argc, char** argv) {
     plot.x_label = "time t [s]";
     plot.y_label = "displacement q_25 [m]";
     for (const std::string& law : bench::MultiMassLaws()) {
-      const io::TransientModel model = bench::MultiMassModel(JOINTDYN_SOURCE_DIR, name, law);
-      lumped::LumpedSystem system(model.lumped);
+      const analysis::TransientOptions model =
+          bench::MultiMassModel(JOINTDYN_SOURCE_DIR, name, law);
+      lumped::LumpedSystem system(model.model);
       io::PlotSeries series{law};
       const time::TransientResult r = time::Integrate(
           system, model.integrator, system.initial_positions(), system.initial_velocities(),

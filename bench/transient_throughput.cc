@@ -23,12 +23,13 @@ const std::pair<const char*, time::Scheme> kSchemes[] = {
     {"generalized_alpha", time::Scheme::kGeneralizedAlpha}};
 
 void Integrate(benchmark::State& state, std::string law, time::Scheme scheme) {
-  io::TransientModel model = bench::MultiMassModel(JOINTDYN_SOURCE_DIR, "sticking_sliding", law);
+  analysis::TransientOptions model =
+      bench::MultiMassModel(JOINTDYN_SOURCE_DIR, "sticking_sliding", law);
   model.integrator.scheme = scheme;
   model.integrator.t_end = 1.0;
   double steps = 0, newton = 0, seconds = 0;
   for (auto _ : state) {
-    lumped::LumpedSystem system(model.lumped);
+    lumped::LumpedSystem system(model.model);
     const auto start = std::chrono::steady_clock::now();
     const time::TransientResult r = time::Integrate(
         system, model.integrator, system.initial_positions(), system.initial_velocities());
@@ -45,9 +46,9 @@ void Integrate(benchmark::State& state, std::string law, time::Scheme scheme) {
 // One residual evaluation (internal force only) against one Jacobian assembly (force with
 // K and D) plus the LU factorization of the Newton matrix M + (beta h^2) K + (gamma h) D.
 void JacobianVersusResidual(benchmark::State& state) {
-  const io::TransientModel model =
+  const analysis::TransientOptions model =
       bench::MultiMassModel(JOINTDYN_SOURCE_DIR, "sticking_sliding", "coulomb");
-  lumped::LumpedSystem system(model.lumped);
+  lumped::LumpedSystem system(model.model);
   const VecX q = VecX::Constant(system.size(), 1e-4), v = VecX::Constant(system.size(), 1e-3);
   const VecX q_start = VecX::Zero(system.size());
   const time::StepPoint point{.t = 1e-3, .dt = 1e-3, .q = &q, .v = &v, .q_start = &q_start};

@@ -25,6 +25,12 @@ InputError InputError::Located(const std::string& file, int line, const std::str
   return located;
 }
 
+InputError InputError::At(const std::string& path) const {
+  InputError moved = *this;
+  moved.where_ = path;
+  return moved;
+}
+
 void InputError::Compose() {
   std::ostringstream out;
   if (!file_.empty()) {

@@ -23,12 +23,20 @@ class InputError : public std::runtime_error {
   // ("law" + "c1" -> "law.c1"). Keeps an existing file and line when set.
   InputError Located(const std::string& file, int line, const std::string& prefix) const;
 
+  // Where the error is in the model, as a key path ("mesh", "contact[1].slave"), for
+  // errors found after reading (building an FE model, running an analysis): the model-file
+  // layer locates them at that key's line. Empty: key() says where.
+  const std::string& where() const { return where_.empty() ? key_ : where_; }
+  // A copy whose where() is `path` (the key stays as it is, e.g. a mesh file's own term).
+  InputError At(const std::string& path) const;
+
  private:
   void Compose();
 
   std::string file_;
   int line_ = 0;
   std::string key_;
+  std::string where_;
   std::string value_;
   std::string rule_;
   std::string message_;

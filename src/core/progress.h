@@ -1,23 +1,13 @@
-// Progress of long runs on stderr: at most one line per interval (rewritten in place on a
-// terminal), and always the last one, so a user sees that a long run is alive.
+// How a computation reports its progress without printing (run/console.h shows it).
 #pragma once
 
-#include <chrono>
-#include <string>
+#include <functional>
 
 namespace jointdyn {
 
-class Progress {
- public:
-  Progress(std::string label, int total, double interval_seconds = 1.0);
-  void Update(int done);  // done in [0, total]
-
- private:
-  std::string label_;
-  int total_;
-  double interval_;
-  bool terminal_;
-  std::chrono::steady_clock::time_point start_, last_;
-};
+// Where a computation reports how far it got (done of total, e.g. the stages of building
+// an FE model), so that a caller can show it; empty: nobody listens. Compute layers take
+// one of these and never print.
+using ProgressFn = std::function<void(int done, int total)>;
 
 }  // namespace jointdyn

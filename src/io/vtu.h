@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "core/types.h"
-#include "fe/mesh.h"
 
 namespace jointdyn::io {
 
@@ -35,15 +34,6 @@ struct VtuGrid {
   int num_cells() const { return static_cast<int>(types.size()); }
 };
 
-// The VTK cell type of `type` (VTK_TETRA = 10, VTK_QUADRATIC_HEXAHEDRON = 25, ...).
-uint8_t VtkCellType(fe::ElementType type);
-// For each VTK node position of `type`, the index of that node in jointdyn's (Gmsh's)
-// order: the corners agree, the mid-edge nodes of tet10 and hex20 do not.
-std::vector<int> VtkNodeOrder(fe::ElementType type);
-
-// The element blocks of `mesh` as cells (cell data "block": the block index), its nodes as
-// points.
-VtuGrid MeshGrid(const fe::Mesh& mesh);
 // Vertex cells at `points` (rows x, y, z [m]).
 VtuGrid PointGrid(const MatX& points);
 

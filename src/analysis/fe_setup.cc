@@ -1,0 +1,29 @@
+#include "analysis/fe_setup.h"
+
+#include "core/error.h"
+
+namespace jointdyn::analysis {
+
+fe::FeModel BuildModel(const fe::FeModelSpec& spec, Observer& observer) {
+  return fe::BuildFeModel(
+      spec, observer.ProgressOf("FE model: mesh, assembly, constraints, contact pairing"));
+}
+
+std::vector<reduction::BoundaryDof> BoundaryDofs(const fe::FeModel& model,
+                                                 const std::vector<std::string>& names,
+                                                 int vibration_modes,
+                                                 const std::string& reduction) {
+  std::vector<reduction::BoundaryDof> boundary;
+  try {
+    boundary = reduction::ReferenceNodeBoundary(*model.dofs, names);
+  } catch (const InputError& error) {
+    throw error.Located("", 0, reduction);
+  }
+  const int interior = model.dofs->num_free_dofs() - static_cast<int>(boundary.size());
+  if (vibration_modes >= interior)
+    throw InputError(reduction + ".vibration_modes", std::to_string(vibration_modes),
+                     "must be < the interior DOFs (" + std::to_string(interior) + ")");
+  return boundary;
+}
+
+}  // namespace jointdyn::analysis

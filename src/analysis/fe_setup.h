@@ -1,0 +1,27 @@
+// The opening the FE analyses share (modal, reduction, joint-mode study, joint dynamics):
+// the FE model built with its progress reported, and the boundary of a Craig-Bampton
+// reduction read off it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/observer.h"
+#include "fe/fe_model.h"
+#include "reduction/craig_bampton.h"
+
+namespace jointdyn::analysis {
+
+// fe::BuildFeModel with progress "FE model: mesh, assembly, constraints, contact pairing".
+fe::FeModel BuildModel(const fe::FeModelSpec& spec, Observer& observer);
+
+// The boundary DOFs of the reference nodes `names` (reduction::ReferenceNodeBoundary), with
+// its InputError at `key` ("reduction.boundary"), and the check that `vibration_modes`
+// fixed-interface modes are fewer than the interior DOFs (InputError at
+// "<reduction>.vibration_modes", `reduction` the key of the mapping, e.g. "reduction").
+std::vector<reduction::BoundaryDof> BoundaryDofs(const fe::FeModel& model,
+                                                 const std::vector<std::string>& names,
+                                                 int vibration_modes,
+                                                 const std::string& reduction = "reduction");
+
+}  // namespace jointdyn::analysis

@@ -1,0 +1,164 @@
+// The FE analyses run on options built in C++ (no model file) on the lap joint of
+// lap_joint.h, against independent values:
+//   modal            Lanczos eigenfrequencies against a dense generalized eigensolver of
+//                    the same K and M;
+//   reduction        Craig-Bampton frequencies bound the full ones from above (Rayleigh-
+//                    Ritz) and the orthogonalized basis diagonalizes K and M;
+//   joint_mode_study reduced static solutions converge to the full one as g grows;
+//   joint_dynamics   a reduced transient with joint modes follows the full one.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <numbers>
+
+#include "analysis/joint_dynamics.h"
+#include "analysis/joint_mode_study.h"
+#include "analysis/modal.h"
+#include "analysis/reduction.h"
+#include "analysis/test/lap_joint.h"
+#include "core/error.h"
+#include "laws/coulomb.h"
+#include "laws/normal_laws.h"
+
+namespace jointdyn::analysis {
+namespace {
+
+// The lowest `count` eigenfrequencies [Hz] of K phi = omega^2 M phi by a dense solver.
+std::vector<double> DenseFrequencies(const fe::FeModel& model, int count) {
+  const MatX k = MatX(model.ReducedStiffness()), m = MatX(model.ReducedMass());
+  Eigen::GeneralizedSelfAdjointEigenSolver<MatX> dense(k, m);
+  std::vector<double> f;
+  for (int i = 0; i < count; ++i) f.push_back(SignedFrequency(dense.eigenvalues()(i)));
+  return f;
+}
+
+TEST(ModalAnalysis, LanczosAgainstADenseEigensolver) {
+  ModalOptions options;
+  options.fe = testing::LapJoint();
+  options.mode_count = 6;
+  Observer quiet;
+  const ModalResult result = RunModal(options, quiet);
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_EQ(result.model.dofs->num_free_dofs(), 120);
+  EXPECT_EQ(result.model.contacts.at(0).pairs.size(), 9u);
+  const std::vector<double> dense = DenseFrequencies(result.model, 6);
+  ASSERT_EQ(result.frequencies_hz.size(), 6u);
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(result.frequencies_hz[i] / dense[i], 1.0, 1e-9) << i;
+}
+
+TEST(ModalAnalysis, TooManyModesIsAnInputErrorAtModes) {
+  ModalOptions options;
+  options.fe = testing::LapJoint();
+  options.mode_count = 120;
+  Observer quiet;
+  try {
+    RunModal(options, quiet);
+    FAIL() << "120 modes of 120 free DOFs were accepted";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.where(), "modes");
+  }
+}
+
+TEST(ReductionAnalysis, CraigBamptonBoundsTheFullFrequenciesFromAbove) {
+  ReductionOptions options;
+  options.fe = testing::LapJoint();
+  options.boundary = {"tip"};
+  options.craig_bampton.fixed_interface_modes = 6;
+  options.compare_full = 4;
+  Observer quiet;
+  const ReductionResult result = RunReduction(options, quiet);
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_EQ(result.basis.size(), 12);  // 6 fixed-interface + 6 constraint modes, clamped
+  ASSERT_TRUE(result.full);
+  const std::vector<double> dense = DenseFrequencies(result.model, 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(result.full->frequencies[i] / dense[i], 1.0, 1e-9) << i;
+    EXPECT_GE(result.frequencies[i], dense[i] * (1.0 - 1e-9)) << i;  // Rayleigh-Ritz
+  }
+  EXPECT_LT(result.frequencies[0] / dense[0] - 1.0, 1e-3);
+  // The free-free orthogonalization diagonalizes the reduced K and M: M = I, K = omega^2.
+  const MatX off_k = result.stiffness - MatX(result.stiffness.diagonal().asDiagonal());
+  EXPECT_LT(off_k.norm(), 1e-8 * result.stiffness.norm());
+  EXPECT_LT((result.mass - MatX::Identity(12, 12)).norm(), 1e-9);
+}
+
+JointModeSpec LapJointModes() {
+  JointModeSpec spec;
+  spec.contact = "joint";
+  spec.normal_law =
+      std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{.eps = 5e13});
+  return spec;
+}
+
+TEST(JointModeStudyAnalysis, ReducedSolutionsApproachTheFullOne) {
+  JointModeStudyOptions options;
+  options.fe = testing::LapJoint();
+  options.cms.boundary = {"tip"};
+  options.cms.vibration_modes = 4;
+  options.joint = LapJointModes();
+  options.methods = {Extension::kWeightedPodOfTvds, Extension::kVibrationModes};
+  options.modes = {0, 4, 16};
+  options.cases.push_back(
+      {"bending", {{.node = "tip", .force = Vec3(0, 0, 2000)}}, {.node = "tip", .component = 2}});
+  Observer quiet;
+  const JointModeStudyResult result = RunJointModeStudy(options, quiet);
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_EQ(result.pairs, 9);
+  EXPECT_EQ(result.m, 10);
+  ASSERT_EQ(result.cases.size(), 1u);
+  const StudyCase& c = result.cases[0];
+  EXPECT_GT(std::abs(c.full.values[kMeasure]), 1e-6);  // the tip moves
+  for (const StudyCurve& curve : c.curves) {
+    const std::vector<double>& e = curve.errors[kMeasure];
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_LE(e[2], e[0]) << ExtensionLabel(curve.method);
+  }
+  // wPOD of TVDs with 16 joint modes: within 1 % of the full tip and gap norm.
+  EXPECT_LT(c.curves[0].errors[kMeasure][2], 0.01);
+  EXPECT_LT(c.curves[0].errors[kGapNorm][2], 0.01);
+}
+
+JointDynamicsOptions LapJointDynamics(bool full) {
+  JointDynamicsOptions options;
+  options.fe = testing::LapJoint();
+  options.joints.push_back({"joint", LapJointModes().normal_law,
+                            std::make_shared<laws::CoulombLaw>(
+                                laws::CoulombParams{.c1 = 9.5e12, .c2 = 5e11, .mu = 0.15}, 2)});
+  options.loads.push_back({{{.node = "tip", .force = Vec3(0, 0, 1)}},
+                           lumped::TimeFunction::SmoothStep0(2000.0, 0.002)});
+  options.cms.boundary = {"tip"};
+  options.cms.vibration_modes = 4;
+  options.joint_modes = LapJointModes();
+  options.full = full;
+  options.methods = {reduction::JointModeMethod::kWeightedPodOfTvds};
+  options.modes = {8};
+  options.measure = {.node = "tip", .component = 2};
+  options.integrator.scheme = time::Scheme::kHht;
+  options.integrator.alpha = -0.3;
+  options.integrator.dt = 1e-5;
+  options.integrator.t_end = 2e-3;
+  return options;
+}
+
+TEST(JointDynamicsAnalysis, ReducedRunFollowsTheFullOne) {
+  JointDynamicsObserver quiet;
+  const JointDynamicsResult result = RunJointDynamics(LapJointDynamics(true), quiet);
+  ASSERT_TRUE(result.status) << result.status.message;
+  ASSERT_EQ(result.runs.size(), 2u);  // wpod_tvd_8, full
+  EXPECT_EQ(result.runs[0].name, "wpod_tvd_8");
+  ASSERT_TRUE(result.reference);
+  EXPECT_EQ(*result.reference, 1u);
+  const DynamicRunResult& reduced = result.results[0];
+  EXPECT_EQ(reduced.size, 18);
+  EXPECT_EQ(result.results[1].size, 120);
+  double peak = 0.0, worst = 0.0;
+  for (const double u : result.results[1].history.criteria[kMeasure])
+    peak = std::max(peak, std::abs(u));
+  EXPECT_GT(peak, 1e-4);  // the tip moves by more than 0.1 mm
+  for (const double e : reduced.errors[kMeasure]) worst = std::max(worst, e);
+  EXPECT_LT(worst, 0.01);
+}
+
+}  // namespace
+}  // namespace jointdyn::analysis

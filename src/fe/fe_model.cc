@@ -1,0 +1,312 @@
+#include "fe/fe_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "fe/assembly.h"
+#include "fe/beam.h"
+#include "fe/contact_surface.h"
+#include "fe/gmsh_mesh.h"
+
+namespace jointdyn::fe {
+namespace {
+
+Mesh MakeMesh(const FeModelSpec& spec, solvers::SparseMatrix& stiffness,
+              solvers::SparseMatrix& mass) {
+  switch (spec.source) {
+    case MeshSource::kFrictionBar:
+      return BuildFrictionBar(spec.friction_bar);
+    case MeshSource::kMultilayerSheet:
+      return BuildMultilayerSheet(spec.multilayer_sheet);
+    case MeshSource::kBox:
+      return MakeBoxMesh(spec.box);
+    case MeshSource::kRectangle:
+      return MakeRectangleMesh(spec.rectangle);
+    case MeshSource::kMshFile:
+      return ReadMsh(spec.msh_file.string());
+    case MeshSource::kMatrixMarket: {
+      MatrixModel model = ReadMatrixModel(spec.matrix_files);
+      stiffness = std::move(model.stiffness);
+      mass = std::move(model.mass);
+      return std::move(model.mesh);
+    }
+  }
+  return {};
+}
+
+bool Generated(MeshSource source) {
+  return source != MeshSource::kMshFile && source != MeshSource::kMatrixMarket;
+}
+
+// The mesh; a generated structure's errors name its options (e.g. a size too coarse for a
+// face set): at their keys under mesh.generate; others at `mesh`.
+Mesh MeshOf(const FeModelSpec& spec, FeModel& model) {
+  try {
+    return MakeMesh(spec, model.stiffness, model.mass);
+  } catch (const InputError& error) {
+    if (Generated(spec.source) && !error.key().empty()) throw error.Located("", 0, "mesh.generate");
+    throw error.At("mesh");
+  }
+}
+
+// The sorted nodes of node set `name`, else of face set `name`; empty when neither exists.
+std::vector<int> SetNodes(const Mesh& mesh, const std::string& name) {
+  if (const auto it = mesh.node_sets.find(name); it != mesh.node_sets.end()) return it->second;
+  if (mesh.face_sets.contains(name)) return mesh.FaceSetNodes(name);
+  return {};
+}
+
+void CheckMaterials(const FeModelSpec& spec, const Mesh& mesh) {
+  if (spec.source == MeshSource::kMatrixMarket) return;
+  std::string blocks;
+  for (const auto& b : mesh.blocks) blocks += (blocks.empty() ? "" : ", ") + b.name;
+  for (const auto& [name, material] : spec.materials)
+    if (std::none_of(mesh.blocks.begin(), mesh.blocks.end(),
+                     [&](const auto& b) { return b.name == name; }))
+      throw InputError("materials." + name, "",
+                       "is not an element block of the mesh (blocks: " + blocks + ")");
+  for (const auto& b : mesh.blocks)
+    if (!spec.materials.contains(b.name))
+      throw InputError(
+          "materials." + b.name, "",
+          "missing: element block " + b.name + " needs a material (blocks: " + blocks + ")")
+          .At("materials");
+}
+
+// The reference nodes at their positions (the centroid of their set where they have none).
+std::vector<ReferenceNode> PlaceReferenceNodes(const FeModelSpec& spec, const Mesh& mesh) {
+  std::vector<ReferenceNode> placed;
+  for (size_t r = 0; r < spec.reference_nodes.size(); ++r) {
+    const ReferenceNodeSpec& ref = spec.reference_nodes[r];
+    Vec3 position = ref.position.value_or(Vec3::Zero());
+    if (!ref.position) {
+      const std::vector<int> nodes = SetNodes(mesh, ref.at);
+      if (nodes.empty())
+        throw InputError("reference_nodes[" + std::to_string(r) + "].at", ref.at,
+                         "must name a node set or face set");
+      for (const int n : nodes) position += mesh.nodes.row(n).transpose();
+      position /= static_cast<double>(nodes.size());
+    }
+    placed.push_back({ref.name, position});
+  }
+  return placed;
+}
+
+// The beams' K and M on the reference-node DOFs (model.reference_stiffness, _mass).
+void AssembleBeams(const FeModelSpec& spec, FeModel& model) {
+  model.beams = static_cast<int>(spec.beams.size());
+  if (spec.beams.empty()) return;
+  const DofMap& dofs = *model.dofs;
+  const auto index = [&](const std::string& name) {  // of the reference node
+    return (dofs.ReferenceDof(name, 0) - dofs.num_mesh_dofs()) / 6;
+  };
+  std::vector<Eigen::Triplet<double>> k, m;
+  for (size_t i = 0; i < spec.beams.size(); ++i) {
+    const BeamSpec& beam = spec.beams[i];
+    const int a = index(beam.a), b = index(beam.b);
+    const Vec3& xa = model.reference_nodes[a].position;
+    const Vec3& xb = model.reference_nodes[b].position;
+    if ((xb - xa).norm() <= 1e-9 * std::max(1.0, xa.norm()))
+      throw InputError("beams[" + std::to_string(i) + "].nodes", "[" + beam.a + ", " + beam.b + "]",
+                       "the reference nodes must not coincide (a beam needs a length)");
+    const BeamMatrices element = BeamElement(
+        xa, xb, BeamSection::Circular(beam.diameter, beam.material.poisson_ratio), beam.material);
+    const auto dof = [&](int local) { return 6 * (local < 6 ? a : b) + local % 6; };
+    for (int p = 0; p < 12; ++p)
+      for (int q = 0; q < 12; ++q) {
+        k.emplace_back(dof(p), dof(q), element.stiffness(p, q));
+        m.emplace_back(dof(p), dof(q), element.mass(p, q));
+      }
+  }
+  const int n = 6 * static_cast<int>(model.reference_nodes.size());
+  model.reference_stiffness.resize(n, n);
+  model.reference_stiffness.setFromTriplets(k.begin(), k.end());
+  model.reference_mass.resize(n, n);
+  model.reference_mass.setFromTriplets(m.begin(), m.end());
+}
+
+void BuildConstraints(const FeModelSpec& spec, FeModel& model) {
+  model.reference_nodes = PlaceReferenceNodes(spec, model.mesh);
+  const ConstraintSpec constraints{model.reference_nodes, spec.supports, spec.couplings};
+  model.dofs = std::make_unique<DofMap>(model.mesh, constraints);  // its errors name model keys
+  AssembleBeams(spec, model);
+}
+
+// The contact surface `name` (a face set, else a node set) for key `key`.
+ContactSurface Surface(const Mesh& mesh, const std::string& key, const std::string& name) {
+  try {
+    if (mesh.face_sets.contains(name)) return SurfaceFromFaceSet(mesh, name);
+    if (mesh.node_sets.contains(name)) return SurfaceFromNodeSet(mesh, name);
+  } catch (const InputError& error) {
+    throw InputError(key, name, error.rule());
+  }
+  throw InputError(key, name, "must name a face set or node set of the mesh");
+}
+
+void PairContacts(const FeModelSpec& spec, FeModel& model) {
+  for (size_t c = 0; c < spec.contacts.size(); ++c) {
+    const ContactSpec& contact = spec.contacts[c];
+    const std::string key = "contact[" + std::to_string(c) + "]";
+    const ContactSurface slave = Surface(model.mesh, key + ".slave", contact.slave);
+    const ContactSurface master = Surface(model.mesh, key + ".master", contact.master);
+    try {
+      model.contacts.push_back(PairSurfaces(model.mesh, slave, master, contact.options));
+    } catch (const InputError& error) {
+      throw error.Located("", 0, key);
+    }
+    model.contact_names.push_back(contact.name);
+  }
+}
+
+// The index of `name` among the contacts `names`; InputError at `key` listing them.
+int IndexOfContact(const std::vector<std::string>& names, const std::string& name,
+                   const std::string& key) {
+  std::string listing;
+  for (size_t c = 0; c < names.size(); ++c) {
+    listing += (c ? ", " : "") + names[c];
+    if (names[c] == name) return static_cast<int>(c);
+  }
+  if (names.empty()) throw InputError(key, name, "the model has no contact (key `contact`)");
+  throw InputError(key, name, "must name a contact of the model (" + listing + ")");
+}
+
+}  // namespace
+
+const char* Name(MeshSource source) {
+  switch (source) {
+    case MeshSource::kFrictionBar:
+      return "friction_bar";
+    case MeshSource::kMultilayerSheet:
+      return "multilayer_sheet";
+    case MeshSource::kBox:
+      return "box";
+    case MeshSource::kRectangle:
+      return "rectangle";
+    case MeshSource::kMshFile:
+      return "file";
+    case MeshSource::kMatrixMarket:
+      return "matrix_market";
+  }
+  return "";
+}
+
+const std::vector<std::string>& ReferenceComponentNames() {
+  static const std::vector<std::string> names = {"ux", "uy", "uz", "rx", "ry", "rz"};
+  return names;
+}
+
+std::string ReferenceDof::component_name() const { return ReferenceComponentNames().at(component); }
+
+std::string ReferenceDof::name() const { return node + "." + component_name(); }
+
+bool FeModelSpec::HasReferenceNode(const std::string& name) const {
+  return std::any_of(reference_nodes.begin(), reference_nodes.end(),
+                     [&](const ReferenceNodeSpec& r) { return r.name == name; });
+}
+
+int FeModelSpec::ContactIndex(const std::string& name, const std::string& key) const {
+  std::vector<std::string> names;
+  for (const ContactSpec& contact : contacts) names.push_back(contact.name);
+  return IndexOfContact(names, name, key);
+}
+
+int FeModel::ContactIndex(const std::string& name, const std::string& key) const {
+  return IndexOfContact(contact_names, name, key);
+}
+
+FeModel BuildFeModel(const FeModelSpec& spec, const ProgressFn& progress) {
+  const auto report = [&](int done) {
+    if (progress) progress(done, 4);
+  };
+  FeModel model;
+  Clock::time_point start = Clock::now();
+  model.mesh = MeshOf(spec, model);
+  model.times.mesh = Seconds(start);
+  report(1);
+
+  start = Clock::now();
+  CheckMaterials(spec, model.mesh);
+  model.materials = spec.materials;
+  if (spec.source != MeshSource::kMatrixMarket) {
+    try {
+      AssemblyResult assembled = Assemble(model.mesh, model.materials);
+      model.stiffness = std::move(assembled.stiffness);
+      model.mass = std::move(assembled.mass);
+    } catch (const InputError& error) {
+      throw error.At("mesh");
+    }
+  }
+  model.times.assembly = Seconds(start);
+  report(2);
+
+  start = Clock::now();
+  BuildConstraints(spec, model);
+  model.times.constraints = Seconds(start);
+  report(3);
+
+  start = Clock::now();
+  PairContacts(spec, model);
+  model.times.pairing = Seconds(start);
+  report(4);
+  return model;
+}
+
+VecX AssembleLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
+                   const std::string& key) {
+  const DofMap& dofs = *model.dofs;
+  VecX f = VecX::Zero(dofs.num_dofs());
+  for (size_t i = 0; i < loads.size(); ++i) {
+    const NodeLoad& load = loads[i];
+    // A 2D model's reference nodes move in the plane: uz, rx, ry are fixed (constraints.h),
+    // so a load on them would be lost silently.
+    if (model.mesh.dim == 2 && (load.force.z() != 0.0 || load.moment.head<2>() != Vec2::Zero()))
+      throw InputError(key + "[" + std::to_string(i) + "]", load.node,
+                       "a 2D model takes in-plane loads only: force z and moment x, y must be 0");
+    for (int c = 0; c < 3; ++c) {
+      f(dofs.ReferenceDof(load.node, c)) += load.force(c);
+      f(dofs.ReferenceDof(load.node, 3 + c)) += load.moment(c);
+    }
+  }
+  return dofs.ReduceLoad(f);
+}
+
+int FreeDofIndex(const FeModel& model, const ReferenceDof& dof, const std::string& key) {
+  const int free = model.dofs->FreeIndex(model.dofs->ReferenceDof(dof.node, dof.component));
+  if (free < 0)
+    throw InputError(key + ".component", dof.name(),
+                     "must be a free DOF (not supported or dependent)");
+  return free;
+}
+
+std::map<std::string, double> BlockMasses(const FeModel& model) {
+  std::map<std::string, double> masses;
+  for (const ElementBlock& block : model.mesh.blocks) {
+    Mesh one;
+    one.dim = model.mesh.dim;
+    one.nodes = model.mesh.nodes;
+    one.blocks = {block};
+    const AssemblyResult m =
+        Assemble(one, {{block.name, model.materials.at(block.name)}}, {.stiffness = false});
+    VecX ex = VecX::Zero(m.num_dofs);
+    for (int n = 0; n < model.mesh.num_nodes(); ++n) ex(n * one.dim) = 1.0;
+    masses[block.name] = ex.dot(m.mass * ex);
+  }
+  return masses;
+}
+
+double TranslationalMass(const FeModel& model) {
+  const int dim = model.mesh.dim;
+  VecX ex = VecX::Zero(model.mass.rows());
+  for (int n = 0; n < model.mesh.num_nodes(); ++n) ex(n * dim) = 1.0;
+  double mass = ex.dot(model.mass * ex);
+  if (model.reference_mass.size() > 0) {  // the beams
+    VecX er = VecX::Zero(model.reference_mass.rows());
+    for (int r = 0; r < er.size(); r += 6) er(r) = 1.0;
+    mass += er.dot(model.reference_mass * er);
+  }
+  return mass;
+}
+
+}  // namespace jointdyn::fe

@@ -1,0 +1,34 @@
+#include "io/pvd.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "core/error.h"
+#include "io/svg_plot.h"
+
+namespace jointdyn::io {
+
+PvdWriter::PvdWriter(std::filesystem::path path) : path_(std::move(path)) {}
+
+void PvdWriter::Add(double time, const std::string& file) {
+  JD_CHECK(std::isfinite(time) && (entries_.empty() || time > entries_.back().first),
+           "PvdWriter::Add: times must be finite and increase");
+  entries_.emplace_back(time, file);
+  std::ostringstream xml;
+  xml.precision(17);
+  xml << "<?xml version=\"1.0\"?>\n"
+      << "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+      << "<Collection>\n";
+  for (const auto& [t, name] : entries_)
+    xml << "<DataSet timestep=\"" << t << "\" group=\"\" part=\"0\" file=\"" << EscapeXml(name)
+        << "\"/>\n";
+  xml << "</Collection>\n</VTKFile>\n";
+  std::ofstream out(path_, std::ios::binary);
+  out << xml.str();
+  if (!out) throw std::runtime_error("cannot write " + path_.string());
+}
+
+}  // namespace jointdyn::io

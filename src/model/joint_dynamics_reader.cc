@@ -1,0 +1,119 @@
+#include "model/joint_dynamics_reader.h"
+
+#include <algorithm>
+#include <set>
+
+#include "model/fe_reader.h"
+#include "model/integrator_reader.h"
+#include "model/joint_mode_reader.h"
+#include "model/law_registry.h"
+#include "model/lumped_reader.h"
+
+namespace jointdyn::model {
+namespace {
+
+analysis::JointSpec ReadJoint(const ModelNode& node, const fe::FeModelSpec& fe) {
+  analysis::JointSpec joint;
+  joint.contact = fe.contacts[ReadContactIndex(node, "contact", fe)].name;
+  joint.normal = ReadNormalLaw(node.Map("normal"));
+  if (node.Has("friction")) {
+    const ModelNode friction = node.Map("friction");
+    joint.friction = ReadTangentialLaw(friction);
+    if (joint.friction->dim() != 2)
+      friction.FailValue("dim", std::to_string(joint.friction->dim()),
+                         "must be 2: the slip in a joint has two components (add dim: 2)");
+  }
+  node.Finish();
+  return joint;
+}
+
+void ReadJointsAndLoads(const ModelNode& root, analysis::JointDynamicsOptions& options) {
+  std::set<std::string> contacts;
+  for (const ModelNode& node : root.Maps("joints")) {
+    options.joints.push_back(ReadJoint(node, options.fe));
+    if (!contacts.insert(options.joints.back().contact).second)
+      node.FailValue("contact", options.joints.back().contact, "has a joint already");
+  }
+  for (const ModelNode& node : root.Maps("dynamic_loads")) {
+    analysis::DynamicLoad load;
+    load.loads = ReadFeLoads(node, options.fe);
+    const ModelNode function = node.Map("function");
+    load.function = ReadTimeFunction(function);
+    function.Finish();
+    node.Finish();
+    options.loads.push_back(std::move(load));
+  }
+  if (const auto damping = root.OptionalMap("damping")) {
+    const ModelNode rayleigh = damping->Map("rayleigh");
+    options.rayleigh_alpha = rayleigh.Double("alpha", 0.0, NonNegative());
+    options.rayleigh_beta = rayleigh.Double("beta", 0.0, NonNegative());
+    rayleigh.Finish();
+    damping->Finish();
+  }
+}
+
+// reduction: the CMS keys and the TVDs' joint modes, whose normal law defaults to the
+// normal law of the joint on the same contact.
+void ReadReduction(const ModelNode& root, analysis::JointDynamicsOptions& options) {
+  const ModelNode reduction = root.Map("reduction");
+  options.cms = ReadCmsSpec(reduction);
+  const ModelNode joint_modes = StudyJointModes(reduction, "a joint-dynamics study");
+  std::shared_ptr<const laws::NormalLaw> joint_law;
+  if (joint_modes.Has("contact")) {
+    const std::string& name =
+        options.fe.contacts[ReadContactIndex(joint_modes, "contact", options.fe)].name;
+    for (const analysis::JointSpec& j : options.joints)
+      if (j.contact == name) joint_law = j.normal;
+    if (!joint_law && !joint_modes.Has("normal_law"))
+      joint_modes.FailValue("contact", name,
+                            "has no joint (key `joints`): give normal_law for its TVDs");
+  }
+  options.joint_modes = ReadJointModeSpec(joint_modes, options.fe, joint_law);
+  reduction.Finish();
+}
+
+void ReadOutput(const ModelNode& output, analysis::JointDynamicsOptions& options) {
+  options.integrator.output_interval = output.Double("interval", 0.0, NonNegative());
+  for (const ModelNode& node : output.OptionalMaps("dofs"))
+    options.output_dofs.push_back(ReadFeDof(node, options.fe));
+  if (const auto fields = output.OptionalMap("contact_fields")) {
+    const std::vector<analysis::DynamicRun> runs = options.Runs();
+    for (const std::string& name : fields->Strings("runs")) {
+      if (std::none_of(runs.begin(), runs.end(),
+                       [&](const analysis::DynamicRun& r) { return r.name == name; })) {
+        std::string names;
+        for (const analysis::DynamicRun& r : runs) names += (names.empty() ? "" : ", ") + r.name;
+        fields->FailValue("runs", name, "must name a run of the study (" + names + ")");
+      }
+      options.field_runs.insert(name);
+    }
+    options.field_interval = fields->Double("interval", 0.0, NonNegative());
+    fields->Finish();
+  }
+  output.Finish();
+}
+
+}  // namespace
+
+analysis::JointDynamicsOptions ReadJointDynamics(const ModelNode& root) {
+  analysis::JointDynamicsOptions options;
+  options.title = root.String("title", "");
+  options.fe = ReadFeModelSpec(root);
+  if (!options.fe.loads.empty())
+    root.FailValue("loads", "(given)",
+                   "joint_dynamics takes time-dependent loads from dynamic_loads; remove the key");
+  ReadJointsAndLoads(root, options);
+  ReadReduction(root, options);
+  const ModelNode study = root.Map("study");
+  options.full = study.Bool("full", false);
+  options.methods = study.EnumList("methods", JointModeMethodNames());
+  options.modes = ReadModeCounts(study, "modes");
+  options.measure = ReadFeDof(study.Map("measure"), options.fe);
+  study.Finish();
+  options.integrator = ReadIntegrator(root.Map("integrator"));
+  if (const auto output = root.OptionalMap("output")) ReadOutput(*output, options);
+  root.Finish();
+  return options;  // RunJointDynamics validates the integrator (JointDynamicsOptions::Validate)
+}
+
+}  // namespace jointdyn::model

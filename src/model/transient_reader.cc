@@ -1,0 +1,154 @@
+#include "model/transient_reader.h"
+
+#include <algorithm>
+#include <set>
+
+#include "model/integrator_reader.h"
+#include "model/lumped_reader.h"
+
+namespace jointdyn::model {
+namespace {
+
+using lumped::TimeFunction;
+using Kind = ModelNode::Kind;
+
+// An axis label for `columns` from their kind (q_, v_, f_, fx_, fy_ or p_, energies).
+std::string Label(const std::vector<std::string>& columns) {
+  const auto kind = [](const std::string& column) -> std::string {
+    if (column.starts_with("q_")) return "displacement [m]";
+    if (column.starts_with("v_")) return "velocity [m/s]";
+    for (const char* force : {"f_", "fx_", "fy_", "p_"})
+      if (column.starts_with(force)) return "force [N]";
+    return "energy [J]";
+  };
+  std::string first = kind(columns.front());
+  for (const auto& c : columns)
+    if (kind(c) != first) return "value";
+  return first;
+}
+
+void ReadOutput(const ModelNode* node, const DofTable& dofs, const std::string& title,
+                TransientFile& file) {
+  analysis::TransientOptions& model = file.options;
+  auto& out = model.output;
+  const auto elements = lumped::Elements(model.model);
+  if (node && node->Has("dofs")) {
+    bool all = false;
+    out.dofs = dofs.ReadList(*node, "dofs", &all);
+  } else {
+    for (int i = 0; i < dofs.size(); ++i) out.dofs.push_back(i);
+  }
+  if (node && node->KindOf("elements") == Kind::kList) {
+    for (const std::string& name : node->Strings("elements")) {
+      const auto it = std::find_if(elements.begin(), elements.end(),
+                                   [&](const auto& e) { return e.name == name; });
+      if (it == elements.end()) node->FailValue("elements", name, "is not the name of an element");
+      out.elements.push_back(int(it - elements.begin()));
+    }
+  } else {
+    const std::string choice = node ? node->String("elements", "all") : "all";
+    if (choice != "all" && choice != "none")
+      node->FailValue("elements", choice, "must be all, none or a list of element names");
+    if (choice == "all")
+      for (int i = 0; i < int(elements.size()); ++i) out.elements.push_back(i);
+  }
+  if (node) {
+    model.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
+    out.energy = node->Bool("energy", false);
+  }
+  const std::vector<std::string> columns = model.Columns();
+  std::set<std::string> files;
+  if (node && node->Has("plots")) {
+    const auto plots = node->OptionalMaps("plots");
+    for (size_t i = 0; i < plots.size(); ++i) {
+      TransientPlot plot;
+      plot.columns = plots[i].Strings("columns");
+      for (const auto& c : plot.columns)
+        if (c == "time" || std::find(columns.begin(), columns.end(), c) == columns.end())
+          plots[i].FailValue("columns", c,
+                             "is not a column of transient.csv (see output.dofs, output.elements)");
+      plot.file =
+          plots[i].String("file", i == 0 ? "transient" : "transient_" + std::to_string(i + 1));
+      if (plot.file.empty() || plot.file.find_first_of("/\\.") != std::string::npos)
+        plots[i].FailValue("file", plot.file, "must be a file name without directory or extension");
+      if (!files.insert(plot.file).second)
+        plots[i].FailValue("file", plot.file, "is used by another plot");
+      plot.x_column = plots[i].String("x", "time");
+      if (std::find(columns.begin(), columns.end(), plot.x_column) == columns.end())
+        plots[i].FailValue("x", plot.x_column, "is not a column of transient.csv");
+      plot.title = plots[i].String("title", title);
+      plot.x_label = plots[i].String(
+          "x_label", plot.x_column == "time" ? "time t [s]" : Label({plot.x_column}));
+      plot.y_label = plots[i].String("y_label", Label(plot.columns));
+      plots[i].Finish();
+      file.plots.push_back(std::move(plot));
+    }
+  } else {  // the displacements of the first output DOFs
+    TransientPlot plot{"transient", title, "time t [s]", "displacement [m]"};
+    for (size_t i = 0; i < out.dofs.size() && i < 8; ++i)
+      plot.columns.push_back("q_" + dofs.name(out.dofs[i]));
+    if (!plot.columns.empty()) file.plots.push_back(std::move(plot));
+  }
+  if (node) node->Finish();
+}
+
+}  // namespace
+
+TransientFile ReadTransient(const ModelNode& root) {
+  TransientFile file;
+  analysis::TransientOptions& model = file.options;
+  auto& lm = model.model;
+  model.title = root.String("title", "");
+  if (root.Has("dry_friction"))
+    root.FailValue("dry_friction", "",
+                   "rigid Coulomb friction is for analysis: harmonic only (a time integrator "
+                   "cannot step the set-valued law): use a friction element with a stiff "
+                   "coulomb law");
+  LumpedStructure structure = ReadLumpedStructure(root, true);
+  lm = std::move(structure.model);
+  const DofTable& dofs = structure.dofs;
+
+  // Loads.
+  const auto free_only = [&](const ModelNode& node, const std::string& key,
+                             const std::vector<int>& list) {
+    for (const int d : list)
+      if (lm.dofs[d].motion)
+        node.FailValue(key, dofs.name(d), "has a prescribed motion: forces act on free DOFs only");
+  };
+  for (const ModelNode& node : root.OptionalMaps("forces")) {
+    if (node.Has("dof") == node.Has("dofs"))
+      node.FailValue("dof", "", "give dof (one DOF) or dofs (a list, or all)");
+    bool all = false;
+    std::vector<int> list = node.Has("dof") ? std::vector<int>{dofs.Read(node, "dof", false)}
+                                            : dofs.ReadList(node, "dofs", &all);
+    if (all) std::erase_if(list, [&](int d) { return lm.dofs[d].motion.has_value(); });
+    free_only(node, node.Has("dof") ? "dof" : "dofs", list);
+    const TimeFunction force = ReadTimeFunction(node);
+    node.Finish();
+    for (const int d : list) lm.loads.push_back({d, force});
+  }
+  if (const auto gravity = root.OptionalMap("gravity")) {
+    const double g = gravity->Double("acceleration");
+    bool all = true;
+    std::vector<int> list;
+    if (gravity->Has("dofs")) {
+      list = dofs.ReadList(*gravity, "dofs", &all);
+    } else {
+      for (int i = 0; i < dofs.size(); ++i) list.push_back(i);
+    }
+    if (all) std::erase_if(list, [&](int d) { return lm.dofs[d].motion.has_value(); });
+    free_only(*gravity, "dofs", list);
+    gravity->Finish();
+    for (const int d : list) lm.loads.push_back({d, TimeFunction::Constant(lm.dofs[d].mass * g)});
+  }
+
+  const ModelNode integrator = root.Map("integrator");
+  model.integrator = ReadIntegrator(integrator);
+  const auto output = root.OptionalMap("output");
+  ReadOutput(output ? &*output : nullptr, dofs,
+             model.title.empty() ? "Transient response" : model.title, file);
+  root.Finish();
+  return file;  // RunTransient validates the integrator options (TransientOptions::Validate)
+}
+
+}  // namespace jointdyn::model

@@ -1,0 +1,27 @@
+// The files of `analysis: modal`: contact_pairs_<k>.csv and contact_pairs.vtu (the pairs
+// of each contact: gaps, frames, areas), frequencies.csv/.svg, mesh.vtu (the mode shapes
+// as point data), model_K.mtx, model_M.mtx ... with `export: matrix_market`, and
+// summary.json.
+#pragma once
+
+#include <string>
+
+#include "analysis/modal.h"
+#include "run/console.h"
+#include "run/output_folder.h"
+#include "run/run_model.h"
+
+namespace jointdyn::run {
+
+class ModalReport : public Console<> {
+ public:
+  ModalReport(const analysis::ModalOptions& options, std::string model_file, OutputFolder& folder);
+  RunOutcome Finish(const analysis::ModalResult& result);
+
+ private:
+  const analysis::ModalOptions& options_;
+  std::string model_file_;
+  OutputFolder& folder_;
+};
+
+}  // namespace jointdyn::run

@@ -1,0 +1,30 @@
+// Running a model file: reads the top-level `analysis:` key, reads the options of that
+// analysis (src/model), runs it (src/analysis) with its report writer as the observer, and
+// writes the results (CSV, HDF5, VTU, SVG and summary.json) into the output folder
+// (run/output_folder.h: a rerun first removes the earlier run's files).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace jointdyn::run {
+
+struct RunOutcome {
+  bool ok = true;                 // false: numerical failure (results so far are written)
+  std::string message;            // what failed, where
+  std::filesystem::path summary;  // the summary.json written
+};
+
+// The analyses a model file can name, with one line each (for `jointdyn run --help`).
+struct AnalysisEntry {
+  const char* name;
+  const char* summary;
+};
+const std::vector<AnalysisEntry>& Analyses();
+
+// Throws InputError for a bad model file or output folder (nothing is written then), with
+// errors found while building the model located at their key's line.
+RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir);
+
+}  // namespace jointdyn::run

@@ -1,0 +1,31 @@
+// Parts of summary.json shared by the report writers of several analyses.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/status.h"
+#include "run/output_folder.h"
+#include "run/run_model.h"
+#include "time/integrator.h"
+
+namespace jointdyn::run {
+
+// The keys every summary.json starts with: analysis, model (the model file), title.
+nlohmann::json SummaryHead(const std::string& analysis, const std::string& model_file,
+                           const std::string& title);
+
+// Writes summary.json into `folder`: `summary` with status ("ok" or "failed"; "running"
+// while `final` is false), message and the files the run wrote so far (summary.json
+// included); returns the outcome of the run.
+RunOutcome WriteSummary(OutputFolder& folder, nlohmann::json summary, const Status& status,
+                        bool final = true);
+
+// The energy balance of a run with the work of prescribed motions [J], which the
+// integrator counts as (negative) law dissipation: law_dissipation = its value +
+// prescribed_work. Keys: external_work, prescribed_motion_work, initial_kinetic,
+// initial_stored, kinetic, stored, viscous_dissipation, law_dissipation,
+// numerical_dissipation, numerical_dissipation_relative.
+nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_work = 0.0);
+
+}  // namespace jointdyn::run

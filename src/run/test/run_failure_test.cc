@@ -1,0 +1,89 @@
+// A numerical failure stops the run cleanly: where it failed, results so far kept, and a
+// summary.json that says so.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/test/test_paths.h"
+#include "run/run_model.h"
+
+namespace jointdyn::run {
+namespace {
+
+// Runs tests/failing_models/<name>.yaml into a fresh directory; the outcome and the summary.
+struct FailedRun {
+  RunOutcome outcome;
+  nlohmann::json summary;
+  std::filesystem::path out;
+};
+
+FailedRun RunFailingModel(const std::string& name) {
+  FailedRun run;
+  run.out = std::filesystem::temp_directory_path() / ("jointdyn_failure_" + name);
+  std::filesystem::remove_all(run.out);
+  run.outcome = RunModelFile(
+      test_paths::SourceDir() / "tests" / "failing_models" / (name + ".yaml"), run.out);
+  std::ifstream in(run.out / "summary.json");
+  run.summary = nlohmann::json::parse(in);
+  EXPECT_FALSE(run.outcome.ok);
+  EXPECT_EQ(run.summary["status"], "failed");
+  EXPECT_EQ(run.summary["message"], run.outcome.message);
+  return run;
+}
+
+TEST(RunFailure, StopsCleanlyAndKeepsTheResultsSoFar) {
+  const auto [outcome, summary, out] = RunFailingModel("exponential_overflow");
+  EXPECT_EQ(outcome.message.rfind("exponential normal law gave a non-finite pressure at gap ", 0),
+            0u)
+      << outcome.message;
+  EXPECT_NE(outcome.message.find(" m at t = "), std::string::npos) << outcome.message;
+  const int samples = summary["samples"];
+  EXPECT_GT(samples, 0);
+  EXPECT_LT(samples, 201);
+
+  std::ifstream csv(out / "hysteresis.csv");
+  int lines = 0;
+  for (std::string line; std::getline(csv, line);) ++lines;
+  EXPECT_EQ(lines, samples + 1);  // header + the samples before the failure
+  EXPECT_TRUE(std::filesystem::exists(out / "hysteresis.svg"));
+}
+
+// tests/failing_models/harmonic_step_below_min.yaml: the continuation stops where the
+// Jenkins element starts to slip (amplitude F_s / k_t = 0.2 mm); the stuck points before it
+// are kept, and the summary counts them.
+TEST(RunFailure, HarmonicKeepsThePointsBeforeTheFailure) {
+  const auto [outcome, summary, out] = RunFailingModel("harmonic_step_below_min");
+  EXPECT_EQ(outcome.message.rfind("level 1: continuation step below min_step at omega = ", 0), 0u)
+      << outcome.message;
+  EXPECT_EQ(summary["curves"][0]["status"], "failed");
+  const int points = summary["points"];
+  EXPECT_GT(points, 5);
+
+  std::ifstream csv(out / "frequency_response.csv");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(csv, line);) lines.push_back(line);
+  ASSERT_EQ(int(lines.size()), points + 1);  // header + the points before the failure
+  // The last point kept is still stuck: amplitude (4th column) below F_s / k_t.
+  std::string cell;
+  std::istringstream last(lines.back());
+  for (int column = 0; column < 4; ++column) std::getline(last, cell, ',');
+  EXPECT_LT(std::stod(cell), 2e-4);
+  EXPECT_GT(std::stod(cell), 1.9e-4);  // ... and close to slipping
+}
+
+// A free structure with the static term in the basis: the message names the cause (not a
+// resonance) and the fix.
+TEST(RunFailure, HarmonicFreeStructureNamesTheSingularStaticTerm) {
+  const auto [outcome, summary, out] = RunFailingModel("harmonic_free_structure_static_term");
+  EXPECT_NE(outcome.message.find("the static (zeroth-harmonic) stiffness is singular"),
+            std::string::npos)
+      << outcome.message;
+  EXPECT_NE(outcome.message.find("harmonics.odd_only: true"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jointdyn::run

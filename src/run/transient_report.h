@@ -1,0 +1,32 @@
+// The files of `analysis: transient`: transient.csv (the samples, written as they come),
+// the SVG plots of output.plots (model/transient_reader.h) and summary.json.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/transient.h"
+#include "io/results.h"
+#include "model/transient_reader.h"
+#include "run/console.h"
+#include "run/output_folder.h"
+#include "run/run_model.h"
+
+namespace jointdyn::run {
+
+class TransientReport : public Console<analysis::TransientObserver> {
+ public:
+  TransientReport(const model::TransientFile& file, std::string model_file, OutputFolder& folder);
+  void Sample(const std::vector<double>& row) override;
+  RunOutcome Finish(const analysis::TransientResult& result);
+
+ private:
+  const model::TransientFile& file_;
+  std::string model_file_;
+  OutputFolder& folder_;
+  std::vector<std::string> columns_;
+  std::unique_ptr<io::CsvWriter> csv_;  // opened with the first sample
+};
+
+}  // namespace jointdyn::run
