@@ -349,8 +349,8 @@ RunOutcome RunJointDynamics(const ModelNode& root, const std::filesystem::path& 
                            joint::JointLaws{.normal = spec.joints[j].contact.normal_law,
                                             .tangential = spec.joints[j].friction},
                            joint::JointOptions{.touch_band = 0.0});
-  const solvers::SparseMatrix stiffness = matrices.stiffness;
-  const solvers::SparseMatrix mass = matrices.mass;
+  const solvers::SparseMatrix stiffness = matrices.stiffness.sparse();
+  const solvers::SparseMatrix mass = matrices.mass.sparse();
   joint::JointedSystem full_system(std::move(matrices), std::move(operators), loads);
 
   nlohmann::json summary = FeRunSummary("joint_dynamics", root, spec.title, spec.fe, model);
