@@ -5,8 +5,9 @@
 //     friction_bar_study.h) with the Coulomb joint's tangent J evaluated at the free
 //     (contact-less) static deflection under 50 N at the tip, so that it holds open, stick
 //     and slip pairs (slip tangents are unsymmetric);
-//   - reduced model: r = 100, every entry stored (a random dense matrix, diagonally
-//     dominant, unsymmetric).
+//   - reduced model: r = 100 (a random dense matrix, diagonally dominant, unsymmetric),
+//     stored sparse with every entry for the sparse solvers, dense for dense LU (as the
+//     reduced JointedSystem holds it).
 // Times (best of 3) of the first factorization (symbolic + numeric), a refactorization of
 // the same pattern (numeric only: what Newton does) and a solve, for Eigen's SparseLU,
 // UMFPACK and dense LU; for the full model also CHOLMOD's Cholesky of the symmetric part
@@ -32,7 +33,7 @@ struct Times {
   double first = 0.0, refactor = 0.0, solve = 0.0;
 };
 
-Times Measure(solvers::LinearSolverKind kind, const solvers::SparseMatrix& a, const VecX& b,
+Times Measure(solvers::LinearSolverKind kind, const solvers::Matrix& a, const VecX& b,
               double& residual) {
   Times t;
   VecX x;
@@ -75,7 +76,7 @@ int main(int argc, char** argv) {
   VecX load;
   system.ExternalForce(1.0, load);  // 50 N after the step
   solvers::SparseCholesky cholesky;
-  if (!cholesky.Factor(system.stiffness())) return 1;
+  if (!cholesky.Factor(system.stiffness().sparse())) return 1;
   const VecX q = cholesky.Solve(load);
   joint::JointOperator joint = system.joints()[0];
   if (!joint.Evaluate(q)) return 1;
@@ -87,7 +88,8 @@ int main(int argc, char** argv) {
     open += s == laws::ContactState::kOpen, stick += s == laws::ContactState::kStick;
     slip += s == laws::ContactState::kSlip;
   }
-  solvers::SparseMatrix a = system.mass() + beta * step * step * (system.stiffness() + j);
+  solvers::SparseMatrix a =
+      system.mass().sparse() + beta * step * step * (system.stiffness().sparse() + j);
   a.makeCompressed();
   const solvers::SparseMatrix a_t = a.transpose();
   const double asymmetry = solvers::MaxAbsEntry(solvers::SparseMatrix(a - a_t));
@@ -140,7 +142,7 @@ int main(int argc, char** argv) {
   Row("Eigen SparseLU", rsparse, rsparse, residual);
   const Times rumf = Measure(solvers::LinearSolverKind::kUmfpackLU, reduced, rb, residual);
   Row("UMFPACK", rumf, rsparse, residual);
-  const Times rdense = Measure(solvers::LinearSolverKind::kDenseLU, reduced, rb, residual);
+  const Times rdense = Measure(solvers::LinearSolverKind::kDenseLU, dense, rb, residual);
   Row("dense LU", rdense, rsparse, residual);
   return 0;
 }

@@ -53,7 +53,7 @@ void JacobianVersusResidual(benchmark::State& state) {
   const VecX q_start = VecX::Zero(system.size());
   const time::StepPoint point{.t = 1e-3, .dt = 1e-3, .q = &q, .v = &v, .q_start = &q_start};
   VecX f(system.size());
-  time::SparseMatrix k, d;
+  time::Matrix k, d;
   auto solver = solvers::MakeLinearSolver(solvers::LinearSolverKind::kAuto, system.size());
   const auto time_of = [&](auto&& body) {
     const int repeats = 2000;
@@ -71,7 +71,8 @@ void JacobianVersusResidual(benchmark::State& state) {
     jacobian += time_of([&] {
       f.setZero();
       (void)system.InternalForce(point, f, &k, &d);
-      const time::SparseMatrix newton = system.mass() + 0.25e-6 * k + 0.5e-3 * d;
+      const time::SparseMatrix newton =
+          system.mass().sparse() + 0.25e-6 * k.sparse() + 0.5e-3 * d.sparse();
       (void)solver->Factor(newton);
     });
   }

@@ -102,8 +102,8 @@ Status BuildBases(const JointDynamicsOptions& options, const fe::FeModel& model,
                   JointDynamicsResult& result, Observer& observer) {
   const JointContact tvd_contact = BuildJointContact(model, options.joint_modes);
   const int v = options.cms.vibration_modes;
-  study.basis = BuildCmsBasis(study.full->stiffness(), study.full->mass(), boundary, v, v,
-                              options.cms.free_free, observer);
+  study.basis = BuildCmsBasis(study.full->stiffness().sparse(), study.full->mass().sparse(),
+                              boundary, v, v, options.cms.free_free, observer);
   const reduction::CraigBamptonResult& cb = study.basis->cb;
   result.times["craig_bampton"] =
       cb.factor_seconds + cb.eigen_seconds + cb.constraint_seconds + cb.projection_seconds;
@@ -122,7 +122,7 @@ Status BuildBases(const JointDynamicsOptions& options, const fe::FeModel& model,
   for (reduction::JointModeMethod method : options.methods) {
     const Clock::time_point t = Clock::now();
     JointModeExtension extension =
-        ExtendByJointModes(tvd, study.full->stiffness(), *study.basis, method, g_max);
+        ExtendByJointModes(tvd, study.full->stiffness().sparse(), *study.basis, method, g_max);
     result.times["joint_modes_" + std::string(MethodKey(method))] = Seconds(t);
     if (!extension.status) return extension.status;
     const int kept = extension.kept;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "core/clock.h"
 #include "core/error.h"
@@ -74,7 +75,8 @@ class Corrector final : public solvers::ResidualModel {
 
   int size() const override { return hb_.num_unknowns() + (arc_ ? 1 : 0); }
 
-  Status Evaluate(const VecX& x, VecX& residual, solvers::SparseMatrix* jacobian) override {
+  // The Jacobian is dense, as harmonic balance's (factored by dense LU under kAuto).
+  Status Evaluate(const VecX& x, VecX& residual, solvers::Matrix* jacobian) override {
     const int n = hb_.num_unknowns();
     const double p = arc_ ? x(n) * scales_.p : value_;
     VecX r;
@@ -82,7 +84,7 @@ class Corrector final : public solvers::ResidualModel {
       return status;
     if (!arc_) {
       residual = r;
-      if (jacobian) *jacobian = open_jacobian_.leftCols(n).sparseView();
+      if (jacobian) *jacobian = open_jacobian_.leftCols(n);
       return Status::Ok();
     }
     residual.resize(n + 1);
@@ -92,7 +94,7 @@ class Corrector final : public solvers::ResidualModel {
       MatX full(n + 1, n + 1);
       full.topRows(n) = open_jacobian_;
       full.row(n) = tangent_.transpose();
-      *jacobian = full.sparseView();
+      *jacobian = std::move(full);
     }
     return Status::Ok();
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/error.h"
 
@@ -180,9 +181,8 @@ void LumpedSystem::StartIncrement(const time::StepPoint& point) {
   for (const int p : prescribed_) q_n_all_(p) = model_.dofs[p].motion->Value(point.t - point.dt);
 }
 
-Status LumpedSystem::InternalForce(const time::StepPoint& point, VecX& f,
-                                   time::SparseMatrix* stiffness,
-                                   time::SparseMatrix* damping_tangent) {
+Status LumpedSystem::InternalForce(const time::StepPoint& point, VecX& f, time::Matrix* stiffness,
+                                   time::Matrix* damping_tangent) {
   StartIncrement(point);
   const int n = size();
   const double spring_weight = point.discrete_gradient ? 0.5 : 1.0;
@@ -239,8 +239,9 @@ Status LumpedSystem::InternalForce(const time::StepPoint& point, VecX& f,
     return Status::Failure("non-finite internal force at t = " + FormatValue(point.t) + " s");
 
   if (stiffness) {
-    *stiffness = FromTriplets(n, n, k_triplets);
-    *stiffness += spring_weight * stiffness_free_;
+    time::SparseMatrix k = FromTriplets(n, n, k_triplets);
+    k += spring_weight * stiffness_free_;
+    *stiffness = std::move(k);
   }
   if (damping_tangent) *damping_tangent = FromTriplets(n, n, d_triplets);
   return Status::Ok();

@@ -108,10 +108,10 @@ class LumpedSystem final : public time::SecondOrderSystem {
   explicit LumpedSystem(LumpedModel model);
 
   int size() const override { return int(free_.size()); }
-  const time::SparseMatrix& mass() const override { return mass_; }
-  const time::SparseMatrix& damping() const override { return damping_free_; }
-  Status InternalForce(const time::StepPoint& point, VecX& f, time::SparseMatrix* stiffness,
-                       time::SparseMatrix* damping_tangent) override;
+  const time::Matrix& mass() const override { return mass_; }  // sparse
+  const time::Matrix& damping() const override { return damping_free_; }
+  Status InternalForce(const time::StepPoint& point, VecX& f, time::Matrix* stiffness,
+                       time::Matrix* damping_tangent) override;
   void ExternalForce(double t, VecX& f) const override;
   void Commit() override;
   double PostNewtonUpdate(const time::StepPoint& point) override;
@@ -144,8 +144,9 @@ class LumpedSystem final : public time::SecondOrderSystem {
   std::vector<int> prescribed_;  // model index of each prescribed DOF
   std::vector<int> unknown_;     // per model DOF: its unknown index, or -1 when prescribed
 
-  time::SparseMatrix mass_, damping_free_, stiffness_free_;  // over the unknowns
-  time::SparseMatrix stiffness_all_, damping_all_;           // over all model DOFs
+  time::Matrix mass_, damping_free_;                // over the unknowns (sparse)
+  time::SparseMatrix stiffness_free_;               // over the unknowns
+  time::SparseMatrix stiffness_all_, damping_all_;  // over all model DOFs
 
   std::vector<std::unique_ptr<ElementKernel>> kernels_;  // friction, then contact elements
   std::vector<int> offset_;                              // history offset of each kernel

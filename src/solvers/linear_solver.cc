@@ -13,26 +13,14 @@
 namespace jointdyn::solvers {
 namespace {
 
-constexpr int kDenseLimit = 64;  // kAuto: dense LU up to this many unknowns
-// kAuto: dense LU also above kDenseLimit when at least this fraction of the entries is
-// stored (reduced models hold every entry; see linear_solver.h for the measurement).
-constexpr double kDenseFraction = 0.25;
+constexpr int kDenseLimit = 64;  // kAuto: dense LU for sparse matrices up to this many unknowns
 // Sparse LU: a relative backward error above this marks a numerically singular matrix
 // (a stable solve of a regular system gives about n * machine epsilon).
 constexpr double kBackwardErrorLimit = 1e-8;
 
-bool AllFinite(const SparseMatrix& a) {
-  for (int k = 0; k < a.outerSize(); ++k) {
-    for (SparseMatrix::InnerIterator it(a, k); it; ++it) {
-      if (!std::isfinite(it.value())) return false;
-    }
-  }
-  return true;
-}
-
-Status CheckInput(const SparseMatrix& a) {
+Status CheckInput(const Matrix& a) {
   JD_CHECK(a.rows() == a.cols(), "linear solver: the matrix must be square");
-  if (!AllFinite(a)) return Status::Failure("matrix has non-finite entries");
+  if (!a.AllFinite()) return Status::Failure("matrix has non-finite entries");
   return Status::Ok();
 }
 
@@ -52,10 +40,14 @@ Status CheckSolution(const VecX& x) {
 
 class DenseLU final : public LinearSolver {
  public:
-  Status Factor(const SparseMatrix& a) override {
+  Status Factor(const Matrix& a) override {
     factored_ = false;
     if (Status status = CheckInput(a); !status) return status;
-    lu_.compute(MatX(a));
+    if (a.is_dense()) {
+      lu_.compute(a.dense());
+    } else {
+      lu_.compute(MatX(a.sparse()));
+    }
     // Reciprocal condition estimate (1-norm): below machine epsilon the matrix is
     // numerically singular and the solution would be noise.
     const double rcond = lu_.rcond();
@@ -95,10 +87,10 @@ class SparseLUSolver final : public LinearSolver {
     if constexpr (requires { lu_.umfpackControl(); }) lu_.umfpackControl()(UMFPACK_IRSTEP) = 0;
   }
 
-  Status Factor(const SparseMatrix& a) override {
+  Status Factor(const Matrix& a) override {
     factored_ = false;
     if (Status status = CheckInput(a); !status) return status;
-    SparseMatrix compressed = a;
+    SparseMatrix compressed = a.is_dense() ? SparseMatrix(a.dense().sparseView()) : a.sparse();
     compressed.makeCompressed();
     const bool same_pattern = analyzed_ && SamePattern(compressed, a_);
     a_.swap(compressed);
@@ -149,14 +141,12 @@ class SparseLUSolver final : public LinearSolver {
 using SparseLU = SparseLUSolver<Eigen::SparseLU<SparseMatrix>>;
 using UmfpackLU = SparseLUSolver<UmfPack>;
 
-// kAuto above kDenseLimit: chooses per factorization by the stored fraction of entries.
+// kAuto above kDenseLimit: chooses per factorization by the storage.
 class AutoLU final : public LinearSolver {
  public:
-  Status Factor(const SparseMatrix& a) override {
-    const double n = static_cast<double>(a.rows());
-    active_ = static_cast<double>(a.nonZeros()) >= kDenseFraction * n * n
-                  ? static_cast<LinearSolver*>(&dense_)
-                  : static_cast<LinearSolver*>(&sparse_);
+  Status Factor(const Matrix& a) override {
+    active_ =
+        a.is_dense() ? static_cast<LinearSolver*>(&dense_) : static_cast<LinearSolver*>(&sparse_);
     return active_->Factor(a);
   }
   Status Solve(const VecX& b, VecX& x) const override {

@@ -68,7 +68,7 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
   const bool reuse = options_.reuse_contraction > 0.0;
   if (!reuse) factored_ = false;
 
-  SparseMatrix jacobian;
+  Matrix jacobian;
   auto fail = [&](int iteration, const std::string& what) {
     result.status = Status::Failure("Newton iteration " + std::to_string(iteration) + ": " + what);
     return result;

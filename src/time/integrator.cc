@@ -97,9 +97,9 @@ struct Magnitudes {
   double momentum = 0.0;  // max|M_ij| times the largest |v_i| (generalized: largest |M v|)
   double force = 0.0;     // largest |f_ext|, |C v + f_int| or |M a| entry [N]
 
-  void Add(const State& s, const SparseMatrix& mass, const Units& units) {
+  void Add(const State& s, const Matrix& mass, const Units& units) {
     position = std::max(position, units.Position(s.q));
-    momentum = std::max(momentum, units.u.size() == 0 ? solvers::MaxAbsEntry(mass) * MaxAbs(s.v)
+    momentum = std::max(momentum, units.u.size() == 0 ? mass.MaxAbsEntry() * MaxAbs(s.v)
                                                       : units.Force(VecX(mass * s.v)));
     force = std::max({force, units.Force(s.external), units.Force(VecX(s.viscous + s.internal)),
                       units.Force(VecX(mass * s.a))});
@@ -107,14 +107,22 @@ struct Magnitudes {
 };
 
 // [[upper_left, w C_q'], [C_q, 0]]: the Jacobian of a step (unknowns [q+; beta h^2
-// lambda+]) and the matrix of the initial accelerations and multipliers.
-SparseMatrix Bordered(const SparseMatrix& upper_left, const SparseMatrix& cq, double weight) {
+// lambda+]) and the matrix of the initial accelerations and multipliers, stored as
+// upper_left is.
+Matrix Bordered(const Matrix& upper_left, const SparseMatrix& cq, double weight) {
   const int n = static_cast<int>(upper_left.rows());
   const int m = static_cast<int>(cq.rows());
+  if (upper_left.is_dense()) {
+    MatX bordered = MatX::Zero(n + m, n + m);
+    bordered.topLeftCorner(n, n) = upper_left.dense();
+    bordered.bottomLeftCorner(m, n) = cq;
+    bordered.topRightCorner(n, m) = weight * cq.transpose();
+    return bordered;
+  }
   std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(upper_left.nonZeros() + 2 * cq.nonZeros());
-  for (int k = 0; k < upper_left.outerSize(); ++k) {
-    for (SparseMatrix::InnerIterator it(upper_left, k); it; ++it) {
+  entries.reserve(upper_left.sparse().nonZeros() + 2 * cq.nonZeros());
+  for (int k = 0; k < upper_left.sparse().outerSize(); ++k) {
+    for (SparseMatrix::InnerIterator it(upper_left.sparse(), k); it; ++it) {
       entries.emplace_back(it.row(), it.col(), it.value());
     }
   }
@@ -180,16 +188,14 @@ class StepModel final : public solvers::ResidualModel {
     return x;
   }
 
-  Status Evaluate(const VecX& x, VecX& residual, SparseMatrix* jacobian) override {
+  Status Evaluate(const VecX& x, VecX& residual, Matrix* jacobian) override {
     q_ = x.head(n_);
     a_ = (q_ - q_base_) / beta_h2_;
     v_ = v_base_ + gamma_h_ * a_;
     internal_.setZero(n_);
-    if (jacobian) {
-      stiffness_.resize(n_, n_);
-      stiffness_.setZero();
-      damping_tangent_.resize(n_, n_);
-      damping_tangent_.setZero();
+    if (jacobian) {  // zero, stored as M is (SecondOrderSystem::InternalForce)
+      stiffness_.SetZeroLike(system_.mass());
+      damping_tangent_.SetZeroLike(system_.mass());
     }
     if (Status status = system_.InternalForce(Point(), internal_, jacobian ? &stiffness_ : nullptr,
                                               jacobian ? &damping_tangent_ : nullptr);
@@ -252,24 +258,24 @@ class StepModel final : public solvers::ResidualModel {
     return Status::Ok();
   }
 
-  Status Jacobian(SparseMatrix& jacobian) {
+  Status Jacobian(Matrix& jacobian) {
     JD_CHECK(stiffness_.rows() == n_ && stiffness_.cols() == n_ && damping_tangent_.rows() == n_ &&
                  damping_tangent_.cols() == n_,
              "SecondOrderSystem::InternalForce: K and D must be size() x size()");
-    SparseMatrix upper_left =
-        w_.mass_new * system_.mass() + (w_.force_new * gamma_h_) * system_.damping() +
-        (w_.internal_new * gamma_h_) * damping_tangent_ + (w_.internal_new * beta_h2_) * stiffness_;
-    if (m_ == 0) {
-      jacobian.swap(upper_left);
-      return Status::Ok();
-    }
+    Matrix& upper_left = m_ == 0 ? jacobian : upper_left_;
+    upper_left.SetZeroLike(system_.mass());
+    upper_left.AddScaled(w_.mass_new, system_.mass());
+    upper_left.AddScaled(w_.force_new * gamma_h_, system_.damping());
+    upper_left.AddScaled(w_.internal_new * gamma_h_, damping_tangent_);
+    upper_left.AddScaled(w_.internal_new * beta_h2_, stiffness_);
+    if (m_ == 0) return Status::Ok();
     constraint_tangent_.resize(n_, n_);
     constraint_tangent_.setZero();
     if (Status status = system_.ConstraintForceTangent(t_, q_, lambda_, constraint_tangent_);
         !status) {
       return status;
     }
-    upper_left += (w_.force_new * beta_h2_) * constraint_tangent_;
+    upper_left.AddScaled(w_.force_new * beta_h2_, constraint_tangent_);
     jacobian = Bordered(upper_left, cq_, w_.force_new);
     return Status::Ok();
   }
@@ -287,7 +293,8 @@ class StepModel final : public solvers::ResidualModel {
 
   // The last evaluation.
   VecX q_, v_, a_, internal_, viscous_, lambda_, c_, constraint_;
-  SparseMatrix stiffness_, damping_tangent_, cq_, constraint_tangent_;
+  Matrix stiffness_, damping_tangent_, upper_left_;  // upper_left_: with constraints
+  SparseMatrix cq_, constraint_tangent_;
 };
 
 // Evaluates the initial forces, solves for consistent accelerations and multipliers, and
@@ -305,7 +312,7 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
   system.ExternalForce(s.t, s.external);
   VecX rhs(n + m);
   rhs.head(n) = s.external - s.viscous - s.internal;
-  SparseMatrix matrix = system.mass();
+  Matrix matrix = system.mass();
   SparseMatrix cq;
   if (m > 0) {
     VecX c = VecX::Zero(m);
@@ -329,7 +336,7 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
 }
 
 // Adds the step old -> now to the energy balance (see EnergyBalance).
-void AddStepEnergy(const State& old, const State& now, const SparseMatrix& mass, double stored,
+void AddStepEnergy(const State& old, const State& now, const Matrix& mass, double stored,
                    bool energy_conserving, double& internal_work, EnergyBalance& e) {
   const VecX dq = now.q - old.q;
   e.external_work += 0.5 * dq.dot(old.external + now.external);

@@ -15,6 +15,8 @@
 // beta h^2, so the Jacobian is that of the acceleration form (seed 003 eq. 2.60-2.61),
 //   (1 - alpha_m) M + (1 - alpha_f) (gamma h (C + D) + beta h^2 (K + (C_q' lambda)_q)),
 // bordered by (1 - alpha_f) C_q' and C_q, while q+ keeps all its digits when h omega >> 1.
+// The Jacobian is stored as the system's M (dense for a reduced model, sparse for a full or
+// lumped one; solvers/matrix.h), and so factored by dense LU or a sparse LU under kAuto.
 // Energy-conserving variant: alpha_m = alpha_f = 1/2, beta = 1/4, gamma = 1/2 (the
 // trapezoidal form of average acceleration) with f_int (1 - alpha_f) f+ + alpha_f f
 // replaced by the discrete gradient the system returns (StepPoint::discrete_gradient).

@@ -16,6 +16,7 @@
 
 namespace jointdyn::time {
 
+using solvers::Matrix;
 using solvers::SparseMatrix;
 
 // The end-of-increment point at which the internal force is wanted.
@@ -37,15 +38,17 @@ class SecondOrderSystem {
  public:
   virtual ~SecondOrderSystem() = default;
   virtual int size() const = 0;
-  virtual const SparseMatrix& mass() const = 0;     // constant, symmetric positive definite
-  virtual const SparseMatrix& damping() const = 0;  // constant linear viscous damping C
+  // M and C in the system's natural storage, dense or sparse (solvers/matrix.h): a full
+  // FE or lumped model sparse, a reduced model on modal coordinates dense.
+  virtual const Matrix& mass() const = 0;     // constant, symmetric positive definite
+  virtual const Matrix& damping() const = 0;  // constant linear viscous damping C
 
   // f_int at `point` from the committed history; when not null, K = d f_int / dq and
-  // D = d f_int / dq' (consistent tangents; they come sized size() x size() and zero, so a
-  // system without velocity-dependent forces leaves D alone). `f` comes sized size().
-  // Writes the trial history.
-  virtual Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
-                               SparseMatrix* damping_tangent) = 0;
+  // D = d f_int / dq' (consistent tangents; they come size() x size(), zero and stored as
+  // mass() is, so a system without velocity-dependent forces leaves D alone; a system may
+  // also assign another storage). `f` comes sized size(). Writes the trial history.
+  virtual Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness,
+                               Matrix* damping_tangent) = 0;
   // f_ext(t); f comes sized size() and zero.
   virtual void ExternalForce(double t, VecX& f) const = 0;
   // Accepts the trial history of the last InternalForce() call (and the switching

@@ -35,17 +35,17 @@ class FrictionSdof final : public time::SecondOrderSystem {
         point_(law_) {}
 
   int size() const override { return 1; }
-  const solvers::SparseMatrix& mass() const override { return m_; }
-  const solvers::SparseMatrix& damping() const override { return c_; }
-  Status InternalForce(const time::StepPoint& point, VecX& f, solvers::SparseMatrix* stiffness,
-                       solvers::SparseMatrix*) override {
+  const solvers::Matrix& mass() const override { return m_; }
+  const solvers::Matrix& damping() const override { return c_; }
+  Status InternalForce(const time::StepPoint& point, VecX& f, solvers::Matrix* stiffness,
+                       solvers::Matrix*) override {
     const double x = (*point.q)(0);
     laws::TangentialResponse response;
     if (Status status = point_.Trial({Vec2(x, 0.0), 1.0, point.dt}, response); !status) {
       return status;
     }
     f(0) = k_ * x + response.traction.x();
-    if (stiffness) stiffness->coeffRef(0, 0) = k_ + response.d_traction_d_slip(0, 0);
+    if (stiffness) stiffness->sparse().coeffRef(0, 0) = k_ + response.d_traction_d_slip(0, 0);
     return Status::Ok();
   }
   void ExternalForce(double t, VecX& f) const override { f(0) = p_ * std::cos(omega_ * t); }
@@ -53,7 +53,7 @@ class FrictionSdof final : public time::SecondOrderSystem {
   double StoredEnergy() const override { return 0.0; }
 
  private:
-  solvers::SparseMatrix m_, c_;
+  solvers::Matrix m_, c_;
   double k_, p_, omega_;
   laws::CoulombLaw law_;
   laws::LawPoint point_;

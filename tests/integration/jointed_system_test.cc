@@ -131,7 +131,7 @@ time::IntegratorOptions Hht(double dt, double t_end) {
 // friction limit (stick, then slip from about 0.5 ms), and lifted off after 1.2 ms
 // (separation): the reduced system with the identity basis must follow the full one step
 // by step. Both solve the same equations; they differ in the linear solver (dense LU for
-// the full-pattern reduced matrices, sparse LU for the full model) and in the summation
+// the reduced model's dense matrices, sparse LU for the full model) and in the summation
 // order of the joint products, so they agree to rounding amplified by the Newton
 // tolerance (1e-12), far below 1e-10.
 TEST(JointedSystem, IdentityBasisFollowsTheFullModelStepByStep) {
@@ -242,7 +242,7 @@ RigidBlock MakeRigidBlock(std::shared_ptr<const laws::NormalLaw> normal_law,
     for (int c = 0; c < 3; ++c)
       if (const int i = b.dofs->FreeIndex(b.dofs->MeshDof(node, c)); i >= 0) rigid(i, c) = 1.0;
   r.reduced = std::make_unique<JointedSystem>(Reduce(*b.system, rigid));
-  r.mass = MatX(r.reduced->mass())(0, 0);
+  r.mass = r.reduced->mass().dense()(0, 0);
   r.area = b.area;
   const double a = r.area;
   lumped::LumpedModel model;
@@ -397,8 +397,10 @@ TEST(JointedSystem, ModalDampingDampsEachModeWithItsRatioAndCoefficientsAreCheck
   const MatX expected = (2.0 * ratio.cwiseProduct(omega)).asDiagonal();
   EXPECT_LE((modal - expected).lpNorm<Eigen::Infinity>(), 1e-12 * expected.maxCoeff());
   const solvers::SparseMatrix k = k_sym.sparseView();
-  EXPECT_LE(MatX(RayleighDamping(m, k, 2.0, 3e-4) - (2.0 * m + 3e-4 * k)).cwiseAbs().maxCoeff(),
-            0.0);
+  EXPECT_LE(
+      MatX(RayleighDamping(m, k, 2.0, 3e-4).sparse() - (2.0 * m + 3e-4 * k)).cwiseAbs().maxCoeff(),
+      0.0);
+  EXPECT_EQ(RayleighDamping(m_dense, k_sym, 2.0, 3e-4).dense(), 2.0 * m_dense + 3e-4 * k_sym);
   EXPECT_THROW(RayleighDamping(m, k, -1.0, 0.0), InputError);
   EXPECT_THROW(RayleighDamping(m, k, 0.0, std::nan("")), InputError);
   EXPECT_THROW(ModalDamping(m, phi, omega, Eigen::Vector3d(0.01, -0.02, 0.0)), InputError);

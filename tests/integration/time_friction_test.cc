@@ -23,14 +23,13 @@ class FrictionOscillator final : public testing::UnitMassSdof {
  public:
   FrictionOscillator(double k, double c1, double friction_force)
       : k_(k), law_({c1, 0.0, friction_force}, 1), point_(law_) {}
-  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
-                       SparseMatrix*) override {
+  Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness, Matrix*) override {
     x_ = (*point.q)(0);
     if (Status status = point_.Trial({Vec2(x_, 0.0), 1.0, point.dt}, response_); !status) {
       return status;
     }
     f(0) = k_ * x_ + response_.traction.x();
-    if (stiffness) stiffness->coeffRef(0, 0) = k_ + response_.d_traction_d_slip(0, 0);
+    if (stiffness) stiffness->sparse().coeffRef(0, 0) = k_ + response_.d_traction_d_slip(0, 0);
     return Status::Ok();
   }
   void ExternalForce(double, VecX&) const override {}

@@ -191,11 +191,11 @@ Evaluation Evaluate(LumpedSystem& system, double t, double dt, const VecX& q, co
   const time::StepPoint point{
       .t = t, .dt = dt, .q = &q, .v = &v, .discrete_gradient = discrete_gradient};
   Evaluation e;
-  time::SparseMatrix k, d;
+  time::Matrix k, d;
   const Status status = system.InternalForce(point, e.f, &k, &d);
   EXPECT_TRUE(status.ok) << status.message;
-  e.K = MatX(k);
-  e.D = MatX(d);
+  e.K = k.ToDense();
+  e.D = d.ToDense();
   e.energy = system.StoredEnergy();
   return e;
 }
@@ -423,9 +423,9 @@ TEST(LumpedSystem, MatricesLoadsAndOutputs) {
   model.dofs[kX2].q0 = 0.25;
   model.dofs[kY1].v0 = -1.0;
   LumpedSystem system(model);
-  EXPECT_EQ(MatX(system.mass()),
+  EXPECT_EQ(system.mass().ToDense(),
             VecX((VecX(4) << 1.0, 2.0, 0.5, 1.5).finished()).asDiagonal().toDenseMatrix());
-  const MatX c = MatX(system.damping());
+  const MatX c = system.damping().ToDense();
   EXPECT_EQ(c(0, 0), 0.3);
   EXPECT_EQ(c(1, 1), 0.4);  // c12 + c2u (u is prescribed)
   EXPECT_EQ(c(0, 1), -0.3);

@@ -47,7 +47,7 @@ TEST_P(TransientExample, ReadsAndEvaluatesAtItsInitialState) {
   const VecX q = system.initial_positions(), v = system.initial_velocities();
   const auto& o = model.options.integrator;
   VecX f, f_ext;
-  time::SparseMatrix k, d;
+  time::Matrix k, d;
   const Status status =
       system.InternalForce({.t = o.t_start, .dt = o.dt, .q = &q, .v = &v}, f, &k, &d);
   ASSERT_TRUE(status.ok) << status.message;

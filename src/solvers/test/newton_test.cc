@@ -20,10 +20,10 @@ class FunctionModel final : public ResidualModel {
       : n_(n), residual_(std::move(residual)), jacobian_(std::move(jacobian)) {}
 
   int size() const override { return n_; }
-  Status Evaluate(const VecX& x, VecX& residual, SparseMatrix* jacobian) override {
+  Status Evaluate(const VecX& x, VecX& residual, Matrix* jacobian) override {
     residual.resize(n_);
     if (Status status = residual_(x, residual); !status) return status;
-    if (jacobian) *jacobian = jacobian_(x).sparseView();
+    if (jacobian) *jacobian = jacobian_(x);
     return Status::Ok();
   }
 
@@ -258,9 +258,9 @@ TEST(Newton, ScaledTolerances) {
   class Scaled final : public ResidualModel {
    public:
     int size() const override { return 1; }
-    Status Evaluate(const VecX& x, VecX& f, SparseMatrix* j) override {
+    Status Evaluate(const VecX& x, VecX& f, Matrix* j) override {
       f = VecX::Constant(1, 1e6 * (x(0) - 1.0) + 1e-3 * std::pow(x(0) - 1.0, 3));
-      if (j) *j = MatX::Constant(1, 1, 1e6 + 3e-3 * std::pow(x(0) - 1.0, 2)).sparseView();
+      if (j) *j = MatX::Constant(1, 1, 1e6 + 3e-3 * std::pow(x(0) - 1.0, 2));
       return Status::Ok();
     }
     VecX ResidualScale() const override { return VecX::Constant(1, 1e6); }

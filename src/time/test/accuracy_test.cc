@@ -233,11 +233,10 @@ TEST(Accuracy, AdaptiveStepsFollowTheTolerance) {
 class StopSpring final : public testing::UnitMassSdof {
  public:
   explicit StopSpring(double k) : k_(k) {}
-  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
-                       SparseMatrix*) override {
+  Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness, Matrix*) override {
     penetration_ = std::max((*point.q)(0) - 1.0, 0.0);
     f(0) = k_ * penetration_;
-    if (stiffness && penetration_ > 0.0) stiffness->coeffRef(0, 0) = k_;
+    if (stiffness && penetration_ > 0.0) stiffness->sparse().coeffRef(0, 0) = k_;
     return Status::Ok();
   }
   void ExternalForce(double, VecX&) const override {}

@@ -170,11 +170,10 @@ TEST(StepControl, PostNewtonFailsAfterTheMaximumPasses) {
 class KinkedSpring final : public testing::UnitMassSdof {
  public:
   KinkedSpring(double k1, double k2, double q_kink) : k1_(k1), k2_(k2), q_kink_(q_kink) {}
-  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
-                       SparseMatrix*) override {
+  Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness, Matrix*) override {
     q_ = (*point.q)(0);
     f(0) = Force(q_, upper_);
-    if (stiffness) stiffness->coeffRef(0, 0) = upper_ ? k2_ : k1_;
+    if (stiffness) stiffness->sparse().coeffRef(0, 0) = upper_ ? k2_ : k1_;
     return Status::Ok();
   }
   void ExternalForce(double, VecX&) const override {}
@@ -290,14 +289,14 @@ class ScaledSystem final : public SecondOrderSystem {
   ScaledSystem(SecondOrderSystem& physical, VecX s, bool units)
       : physical_(physical), s_(std::move(s)), units_(units) {
     const SparseMatrix scale = MatX(s_.asDiagonal()).sparseView();
-    m_ = scale * physical_.mass() * scale;
-    c_ = scale * physical_.damping() * scale;
+    m_ = scale * physical_.mass().sparse() * scale;
+    c_ = scale * physical_.damping().sparse() * scale;
   }
   int size() const override { return physical_.size(); }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
-  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
-                       SparseMatrix* damping_tangent) override {
+  const Matrix& mass() const override { return m_; }
+  const Matrix& damping() const override { return c_; }
+  Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness,
+                       Matrix* damping_tangent) override {
     const VecX q = s_.cwiseProduct(*point.q), v = s_.cwiseProduct(*point.v),
                q_start = s_.cwiseProduct(*point.q_start);
     StepPoint physical_point = point;
@@ -310,7 +309,7 @@ class ScaledSystem final : public SecondOrderSystem {
       return status;
     f = s_.cwiseProduct(fp);
     const SparseMatrix scale = MatX(s_.asDiagonal()).sparseView();
-    if (stiffness) *stiffness = scale * (*stiffness) * scale;
+    if (stiffness) *stiffness = scale * stiffness->sparse() * scale;
     return Status::Ok();
   }
   void ExternalForce(double t, VecX& f) const override {
@@ -325,7 +324,7 @@ class ScaledSystem final : public SecondOrderSystem {
   SecondOrderSystem& physical_;
   VecX s_;
   bool units_;
-  SparseMatrix m_, c_;
+  Matrix m_, c_;
 };
 
 // The convergence tests see metres and newtons through CoordinateUnits(): a nonlinear

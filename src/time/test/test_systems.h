@@ -16,13 +16,13 @@ namespace jointdyn::time::testing {
 // One DOF of unit mass without linear damping: the base of the single-DOF test systems.
 class UnitMassSdof : public SecondOrderSystem {
  public:
-  UnitMassSdof() : m_(MatX::Ones(1, 1).sparseView()), c_(1, 1) {}
+  UnitMassSdof() : m_(MatX::Ones(1, 1).sparseView()), c_(SparseMatrix(1, 1)) {}
   int size() const override { return 1; }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
+  const Matrix& mass() const override { return m_; }
+  const Matrix& damping() const override { return c_; }
 
  private:
-  SparseMatrix m_, c_;
+  Matrix m_, c_;
 };
 
 // M q'' + C q' + K q = f(t) with constant matrices. `fail` (optional) makes InternalForce
@@ -37,10 +37,9 @@ class LinearSystem : public SecondOrderSystem {
   int commits = 0;
 
   int size() const override { return static_cast<int>(m_.rows()); }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
-  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
-                       SparseMatrix*) override {
+  const Matrix& mass() const override { return m_; }
+  const Matrix& damping() const override { return c_; }
+  Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness, Matrix*) override {
     if (fail) {
       if (Status status = fail(point); !status) return status;
     }
@@ -59,7 +58,8 @@ class LinearSystem : public SecondOrderSystem {
   double StoredEnergy() const override { return 0.5 * q_.dot(k_ * q_); }
 
  private:
-  SparseMatrix m_, c_, k_;
+  Matrix m_, c_;
+  SparseMatrix k_;
   std::function<VecX(double)> force_;
   VecX q_;
 };
@@ -72,14 +72,13 @@ class QuarticChain : public SecondOrderSystem {
   QuarticChain(int n, double k, double k3, std::function<VecX(double)> force = nullptr)
       : n_(n), k_(k), k3_(k3), force_(std::move(force)) {
     m_ = MatX::Identity(n, n).sparseView();
-    c_.resize(n, n);
+    c_ = SparseMatrix(n, n);
   }
 
   int size() const override { return n_; }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
-  Status InternalForce(const StepPoint& point, VecX& f, SparseMatrix* stiffness,
-                       SparseMatrix*) override {
+  const Matrix& mass() const override { return m_; }
+  const Matrix& damping() const override { return c_; }
+  Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness, Matrix*) override {
     const VecX& q = *point.q;
     const VecX& q0 = *point.q_start;
     std::vector<Eigen::Triplet<double>> entries;
@@ -106,7 +105,7 @@ class QuarticChain : public SecondOrderSystem {
         entries.emplace_back(i - 1, i, -tangent);
       }
     }
-    if (stiffness) stiffness->setFromTriplets(entries.begin(), entries.end());
+    if (stiffness) stiffness->sparse().setFromTriplets(entries.begin(), entries.end());
     return Status::Ok();
   }
   void ExternalForce(double t, VecX& f) const override {
@@ -119,7 +118,7 @@ class QuarticChain : public SecondOrderSystem {
   int n_;
   double k_, k3_;
   std::function<VecX(double)> force_;
-  SparseMatrix m_, c_;
+  Matrix m_, c_;
   double stored_ = 0.0;
 };
 
@@ -130,15 +129,13 @@ class Pendulum : public SecondOrderSystem {
  public:
   Pendulum(double m, double g, double length) : g_(g), length_(length), mass_value_(m) {
     m_ = (m * MatX::Identity(2, 2)).sparseView();
-    c_.resize(2, 2);
+    c_ = SparseMatrix(2, 2);
   }
 
   int size() const override { return 2; }
-  const SparseMatrix& mass() const override { return m_; }
-  const SparseMatrix& damping() const override { return c_; }
-  Status InternalForce(const StepPoint&, VecX&, SparseMatrix*, SparseMatrix*) override {
-    return Status::Ok();
-  }
+  const Matrix& mass() const override { return m_; }
+  const Matrix& damping() const override { return c_; }
+  Status InternalForce(const StepPoint&, VecX&, Matrix*, Matrix*) override { return Status::Ok(); }
   void ExternalForce(double, VecX& f) const override { f(1) = -mass_value_ * g_; }
   void Commit() override {}
   double StoredEnergy() const override { return 0.0; }
@@ -160,8 +157,53 @@ class Pendulum : public SecondOrderSystem {
   }
 
  private:
-  SparseMatrix m_, c_;
+  Matrix m_, c_;
   double g_, length_, mass_value_;
+};
+
+// `system` with M, C, K and D stored dense (as a reduced model holds them), everything else
+// passed on: the same equations, for the tests that the storage does not change results.
+class DenseStorage final : public SecondOrderSystem {
+ public:
+  explicit DenseStorage(SecondOrderSystem& system)
+      : system_(system), m_(system.mass().ToDense()), c_(system.damping().ToDense()) {}
+
+  int size() const override { return system_.size(); }
+  const Matrix& mass() const override { return m_; }
+  const Matrix& damping() const override { return c_; }
+  Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness,
+                       Matrix* damping_tangent) override {
+    k_.SetZeroLike(system_.mass());  // zero in the wrapped system's storage
+    d_.SetZeroLike(system_.mass());
+    const Status status =
+        system_.InternalForce(point, f, stiffness ? &k_ : nullptr, damping_tangent ? &d_ : nullptr);
+    if (stiffness) *stiffness = k_.ToDense();
+    if (damping_tangent) *damping_tangent = d_.ToDense();
+    return status;
+  }
+  void ExternalForce(double t, VecX& f) const override { system_.ExternalForce(t, f); }
+  void Commit() override { system_.Commit(); }
+  double PostNewtonUpdate(const StepPoint& point) override {
+    return system_.PostNewtonUpdate(point);
+  }
+  void Rollback() override { system_.Rollback(); }
+  double StoredEnergy() const override { return system_.StoredEnergy(); }
+  VecX CoordinateUnits() const override { return system_.CoordinateUnits(); }
+  int constraint_count() const override { return system_.constraint_count(); }
+  Status Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) override {
+    return system_.Constraints(t, q, c, jacobian);
+  }
+  Status ConstraintForceTangent(double t, const VecX& q, const VecX& lambda,
+                                SparseMatrix& tangent) override {
+    return system_.ConstraintForceTangent(t, q, lambda, tangent);
+  }
+  Status ConstraintAccelerationTerm(double t, const VecX& q, const VecX& v, VecX& q_c) override {
+    return system_.ConstraintAccelerationTerm(t, q, v, q_c);
+  }
+
+ private:
+  SecondOrderSystem& system_;
+  Matrix m_, c_, k_, d_;
 };
 
 // Exact response of m x'' + c x' + k x = f0 sin(w t), x(0) = x0, x'(0) = v0 (underdamped).
