@@ -117,6 +117,7 @@ void ReadContinuation(const ModelNode& root, analysis::HarmonicOptions& model) {
 
 analysis::HarmonicOptions ReadHarmonic(const ModelNode& root) {
   analysis::HarmonicOptions model;
+  root.ExpectAnalysis("harmonic");
   model.title = root.String("title", "");
   for (const std::string key : {"forces", "gravity"})
     if (root.Has(key))

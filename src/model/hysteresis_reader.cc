@@ -91,6 +91,7 @@ void ReadNormal(const ModelNode& normal, analysis::HysteresisOptions& options) {
 
 analysis::HysteresisOptions ReadHysteresis(const ModelNode& root) {
   analysis::HysteresisOptions options;
+  root.ExpectAnalysis("hysteresis");
   options.title = root.String("title", "");
   if (const auto law = root.OptionalMap("law")) options.law = ReadTangentialLaw(*law);
   const ModelNode normal = root.Map("normal");

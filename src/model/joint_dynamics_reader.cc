@@ -97,6 +97,7 @@ void ReadOutput(const ModelNode& output, analysis::JointDynamicsOptions& options
 
 analysis::JointDynamicsOptions ReadJointDynamics(const ModelNode& root) {
   analysis::JointDynamicsOptions options;
+  root.ExpectAnalysis("joint_dynamics");
   options.title = root.String("title", "");
   options.fe = ReadFeModelSpec(root);
   if (!options.fe.loads.empty())

@@ -38,6 +38,7 @@ std::vector<analysis::LoadCase> ReadLoadCases(const ModelNode& study, const fe::
 
 analysis::JointModeStudyOptions ReadJointModeStudy(const ModelNode& root) {
   analysis::JointModeStudyOptions options;
+  root.ExpectAnalysis("joint_mode_study");
   options.title = root.String("title", "");
   options.fe = ReadFeModelSpec(root);
   const ModelNode reduction = root.Map("reduction");

@@ -6,6 +6,7 @@ namespace jointdyn::model {
 
 analysis::ModalOptions ReadModal(const ModelNode& root) {
   analysis::ModalOptions options;
+  root.ExpectAnalysis("modal");
   options.title = root.String("title", "");
   options.fe = ReadFeModelSpec(root);
   if (const auto modes = root.OptionalMap("modes")) {

@@ -98,6 +98,11 @@ void ModelNode::Rethrow(const InputError& error) const {
   throw error.Located(*file_, LineOf(error.key()), path_);
 }
 
+void ModelNode::ExpectAnalysis(const std::string& name) const {
+  const std::string given = String("analysis");
+  if (given != name) FailValue("analysis", given, "this reader takes analysis: " + name);
+}
+
 InputError ModelNode::Locate(const InputError& error) const {
   if (!error.file().empty()) return error;
   // Walks "a.b[2].c": each part a key of a mapping, each [i] an item of a list (reset()

@@ -101,6 +101,10 @@ class ModelNode {
   // Throws for keys of this mapping that were never read.
   void Finish() const;
 
+  // Reads the top-level `analysis` key and checks that it names `name` (each analysis's
+  // reader calls it, so that a program can read a model file without the run layer).
+  void ExpectAnalysis(const std::string& name) const;
+
   // Throws InputError for `key` of this mapping with `value` and `rule`.
   [[noreturn]] void FailValue(const std::string& key, const std::string& value,
                               const std::string& rule) const;

@@ -7,6 +7,7 @@ namespace jointdyn::model {
 
 analysis::ReductionOptions ReadReduction(const ModelNode& root) {
   analysis::ReductionOptions options;
+  root.ExpectAnalysis("reduction");
   options.title = root.String("title", "");
   options.fe = ReadFeModelSpec(root);
   const ModelNode node = root.Map("reduction");

@@ -96,6 +96,7 @@ void ReadOutput(const ModelNode* node, const DofTable& dofs, const std::string& 
 
 TransientFile ReadTransient(const ModelNode& root) {
   TransientFile file;
+  root.ExpectAnalysis("transient");
   analysis::TransientOptions& model = file.options;
   auto& lm = model.model;
   model.title = root.String("title", "");
