@@ -56,59 +56,95 @@ Hdf5File::~Hdf5File() {
 }
 
 void Hdf5File::WriteDataset(const std::string& name, int rank, const unsigned long long* dims,
-                            const double* data) {
+                            long long file_type, long long memory_type, const void* data) {
   JD_CHECK(impl_->mode == Mode::kCreate, "Hdf5File: written in read mode");
   if (Has(name)) throw InputError(path_ + ": " + name, "", "is written twice");
   const hsize_t shape[2] = {dims[0], rank == 2 ? dims[1] : 1};
   const Handle space(H5Screate_simple(rank, shape, nullptr), H5Sclose);
   const Handle links(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   H5Pset_create_intermediate_group(links.get(), 1);
-  const Handle dataset(H5Dcreate2(impl_->file, name.c_str(), H5T_IEEE_F64LE, space.get(),
-                                  links.get(), H5P_DEFAULT, H5P_DEFAULT),
+  const Handle dataset(H5Dcreate2(impl_->file, name.c_str(), file_type, space.get(), links.get(),
+                                  H5P_DEFAULT, H5P_DEFAULT),
                        H5Dclose);
   if (!dataset.ok() ||
-      H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+      H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
     throw InputError(path_ + ": " + name, "", "cannot be written (disk full?)");
 }
 
-void Hdf5File::WriteMatrix(const std::string& name, const MatX& matrix) {
+void Hdf5File::WriteMatrix(const std::string& name, const MatX& matrix, const std::string& unit) {
   JD_CHECK(matrix.allFinite(), "Hdf5File: non-finite values for " + name);
   const RowMajor data = matrix;
   const unsigned long long dims[2] = {static_cast<unsigned long long>(matrix.rows()),
                                       static_cast<unsigned long long>(matrix.cols())};
-  WriteDataset(name, 2, dims, data.data());
+  WriteDataset(name, 2, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, data.data());
+  WriteAttribute(name, "unit", unit);
 }
 
-void Hdf5File::WriteVector(const std::string& name, const VecX& vector) {
+void Hdf5File::WriteVector(const std::string& name, const VecX& vector, const std::string& unit) {
   JD_CHECK(vector.allFinite(), "Hdf5File: non-finite values for " + name);
   const unsigned long long dims[1] = {static_cast<unsigned long long>(vector.size())};
-  WriteDataset(name, 1, dims, vector.data());
+  WriteDataset(name, 1, dims, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, vector.data());
+  WriteAttribute(name, "unit", unit);
 }
 
-void Hdf5File::WriteAttribute(const std::string& object, const std::string& name, double value) {
-  const Handle target(H5Oopen(impl_->file, object.c_str(), H5P_DEFAULT), H5Oclose);
-  if (!target.ok()) throw InputError(path_ + ": " + object, "", "is not a dataset or group");
+void Hdf5File::WriteIndices(const std::string& name, const Indices& indices) {
+  const Eigen::Matrix<long long, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> data = indices;
+  const unsigned long long dims[2] = {static_cast<unsigned long long>(indices.rows()),
+                                      static_cast<unsigned long long>(indices.cols())};
+  WriteDataset(name, indices.cols() == 1 ? 1 : 2, dims, H5T_STD_I64LE, H5T_NATIVE_LLONG,
+               data.data());
+}
+
+namespace {
+
+// A scalar attribute of `type` written from `value` (memory type `memory`).
+void WriteScalarAttribute(hid_t file, const std::string& path, const std::string& object,
+                          const std::string& name, hid_t type, hid_t memory, const void* value) {
+  const Handle target(H5Oopen(file, object.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!target.ok()) throw InputError(path + ": " + object, "", "is not a dataset or group");
   const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
   const Handle attribute(
-      H5Acreate2(target.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Acreate2(target.get(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
       H5Aclose);
-  if (!attribute.ok() || H5Awrite(attribute.get(), H5T_NATIVE_DOUBLE, &value) < 0)
-    throw InputError(path_ + ": " + object + "@" + name, "", "cannot be written");
+  if (!attribute.ok() || H5Awrite(attribute.get(), memory, value) < 0)
+    throw InputError(path + ": " + object + "@" + name, "", "cannot be written");
+}
+
+}  // namespace
+
+void Hdf5File::WriteAttribute(const std::string& object, const std::string& name, double value) {
+  WriteScalarAttribute(impl_->file, path_, object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+void Hdf5File::WriteAttribute(const std::string& object, const std::string& name, long long value) {
+  WriteScalarAttribute(impl_->file, path_, object, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, &value);
 }
 
 void Hdf5File::WriteAttribute(const std::string& object, const std::string& name,
                               const std::string& value) {
-  const Handle target(H5Oopen(impl_->file, object.c_str(), H5P_DEFAULT), H5Oclose);
-  if (!target.ok()) throw InputError(path_ + ": " + object, "", "is not a dataset or group");
   const Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1));
   H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
-  const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  const std::string padded = value.empty() ? std::string(1, '\0') : value;
+  WriteScalarAttribute(impl_->file, path_, object, name, type.get(), type.get(), padded.data());
+}
+
+void Hdf5File::WriteAttribute(const std::string& object, const std::string& name,
+                              const std::vector<std::string>& values) {
+  const Handle target(H5Oopen(impl_->file, object.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!target.ok()) throw InputError(path_ + ": " + object, "", "is not a dataset or group");
+  const Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  const hsize_t count = values.size();
+  const Handle space(H5Screate_simple(1, &count, nullptr), H5Sclose);
   const Handle attribute(
       H5Acreate2(target.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
       H5Aclose);
-  std::string padded = value.empty() ? std::string(1, '\0') : value;
-  if (!attribute.ok() || H5Awrite(attribute.get(), type.get(), padded.data()) < 0)
+  std::vector<const char*> pointers;
+  for (const std::string& value : values) pointers.push_back(value.c_str());
+  if (!attribute.ok() || H5Awrite(attribute.get(), type.get(), pointers.data()) < 0)
     throw InputError(path_ + ": " + object + "@" + name, "", "cannot be written");
 }
 
@@ -125,7 +161,7 @@ bool Hdf5File::Has(const std::string& name) const {
   return true;
 }
 
-MatX Hdf5File::ReadMatrix(const std::string& name) const {
+std::pair<Eigen::Index, Eigen::Index> Hdf5File::Shape(const std::string& name) const {
   if (!Has(name)) throw InputError(path_ + ": " + name, "", "is not in the file");
   const Handle dataset(H5Dopen2(impl_->file, name.c_str(), H5P_DEFAULT), H5Dclose);
   const Handle space(H5Dget_space(dataset.get()), H5Sclose);
@@ -135,9 +171,26 @@ MatX Hdf5File::ReadMatrix(const std::string& name) const {
                      "must be a vector or a matrix");
   hsize_t dims[2] = {0, 1};
   H5Sget_simple_extent_dims(space.get(), dims, nullptr);
-  RowMajor data(static_cast<Eigen::Index>(dims[0]), static_cast<Eigen::Index>(dims[1]));
+  return {static_cast<Eigen::Index>(dims[0]), static_cast<Eigen::Index>(dims[1])};
+}
+
+MatX Hdf5File::ReadMatrix(const std::string& name) const {
+  const auto [rows, cols] = Shape(name);
+  RowMajor data(rows, cols);
+  const Handle dataset(H5Dopen2(impl_->file, name.c_str(), H5P_DEFAULT), H5Dclose);
   if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
     throw InputError(path_ + ": " + name, "", "cannot be read as doubles");
+  return data;
+}
+
+Hdf5File::Indices Hdf5File::ReadIndices(const std::string& name) const {
+  const auto [rows, cols] = Shape(name);
+  Eigen::Matrix<long long, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> data(rows, cols);
+  const Handle dataset(H5Dopen2(impl_->file, name.c_str(), H5P_DEFAULT), H5Dclose);
+  const Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_INTEGER ||
+      H5Dread(dataset.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+    throw InputError(path_ + ": " + name, "", "cannot be read as integers");
   return data;
 }
 
@@ -176,6 +229,28 @@ std::string Hdf5File::ReadStringAttribute(const std::string& object,
     throw InputError(path_ + ": " + object + "@" + name, "", "cannot be read");
   value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
   return value;
+}
+
+std::vector<std::string> Hdf5File::ReadStringsAttribute(const std::string& object,
+                                                        const std::string& name) const {
+  const Handle attribute(
+      H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose);
+  if (!attribute.ok())
+    throw InputError(path_ + ": " + object + "@" + name, "", "is not an attribute");
+  const Handle type(H5Aget_type(attribute.get()), H5Tclose);
+  const Handle space(H5Aget_space(attribute.get()), H5Sclose);
+  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0 ||
+      H5Sget_simple_extent_ndims(space.get()) != 1)
+    throw InputError(path_ + ": " + object + "@" + name, "", "is not a list of strings");
+  hsize_t count = 0;
+  H5Sget_simple_extent_dims(space.get(), &count, nullptr);
+  std::vector<char*> pointers(count, nullptr);
+  if (H5Aread(attribute.get(), type.get(), pointers.data()) < 0)
+    throw InputError(path_ + ": " + object + "@" + name, "", "cannot be read");
+  std::vector<std::string> values(pointers.begin(), pointers.end());
+  H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, pointers.data());
+  return values;
 }
 
 }  // namespace jointdyn::io

@@ -1,5 +1,8 @@
 // HDF5 result files (libhdf5, the C API): matrices, vectors and scalar / string attributes
 // under slash-separated paths ("basis/V", "frequencies_hz"), groups created on the way.
+// Every floating-point dataset carries its unit as the string attribute `unit` ("m", "Hz",
+// "-" when dimensionless); indices are integer datasets (int64), lists of names are string
+// array attributes (variable-length UTF-8: h5py gives a list of str, MATLAB a cell array).
 // Used for what does not fit CSV: reduction bases and projections (n x m matrices), time
 // histories of chosen DOFs. Matrices are stored row-major as HDF5 datasets of shape
 // rows x cols (what h5py and MATLAB's h5read show as the matrix itself, MATLAB
@@ -12,6 +15,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/types.h"
 
@@ -27,24 +32,43 @@ class Hdf5File {
 
   const std::string& path() const { return path_; }
 
-  // Datasets (kCreate). A path may not be written twice.
-  void WriteMatrix(const std::string& name, const MatX& matrix);
-  void WriteVector(const std::string& name, const VecX& vector);
-  // Attributes on the root group ("/") or on an existing dataset or group.
+  // Datasets (kCreate) with their unit (attribute `unit`). A path may not be written twice.
+  void WriteMatrix(const std::string& name, const MatX& matrix, const std::string& unit);
+  void WriteVector(const std::string& name, const VecX& vector, const std::string& unit);
+  // Integer datasets: indices (rows x cols, int64).
+  using Indices = Eigen::Matrix<long long, Eigen::Dynamic, Eigen::Dynamic>;
+  void WriteIndices(const std::string& name, const Indices& indices);
+  // Attributes on the root group ("/") or on an existing dataset or group: a number, an
+  // integer (a count), a string, a list of strings (names).
   void WriteAttribute(const std::string& object, const std::string& name, double value);
+  void WriteAttribute(const std::string& object, const std::string& name, long long value);
+  void WriteAttribute(const std::string& object, const std::string& name, int value) {
+    WriteAttribute(object, name, static_cast<long long>(value));
+  }
   void WriteAttribute(const std::string& object, const std::string& name, const std::string& value);
+  void WriteAttribute(const std::string& object, const std::string& name, const char* value) {
+    WriteAttribute(object, name, std::string(value));
+  }
+  void WriteAttribute(const std::string& object, const std::string& name,
+                      const std::vector<std::string>& values);
 
   // Reading (kRead).
   bool Has(const std::string& name) const;
   MatX ReadMatrix(const std::string& name) const;  // 1D datasets read as a column
   VecX ReadVector(const std::string& name) const;
-  double ReadAttribute(const std::string& object, const std::string& name) const;
+  Indices ReadIndices(const std::string& name) const;  // 1D datasets read as a column
+  double ReadAttribute(const std::string& object, const std::string& name) const;  // numeric
   std::string ReadStringAttribute(const std::string& object, const std::string& name) const;
+  std::vector<std::string> ReadStringsAttribute(const std::string& object,
+                                                const std::string& name) const;
 
  private:
-  // A dataset of `rank` (1 or 2) dimensions `dims` from row-major doubles.
+  // A dataset of `rank` (1 or 2) dimensions `dims` from row-major `data` of HDF5 memory
+  // type `memory_type`, stored as `file_type`.
   void WriteDataset(const std::string& name, int rank, const unsigned long long* dims,
-                    const double* data);
+                    long long file_type, long long memory_type, const void* data);
+  // The dimensions of dataset `name` (rank 1 or 2; cols 1 for a vector).
+  std::pair<Eigen::Index, Eigen::Index> Shape(const std::string& name) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

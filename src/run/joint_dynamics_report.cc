@@ -67,11 +67,21 @@ std::string MethodName(const DynamicRun& run) {
 void WriteHistories(const std::filesystem::path& path, const JointDynamicsOptions& options,
                     const JointDynamicsResult& result) {
   const auto criteria = Criteria(options);
+  const std::string measure_unit = options.measure.unit();
+  const std::array<std::string, kCriteria> units = {measure_unit, "m", "N"};
+  std::vector<std::string> names, dof_units;
+  for (const fe::ReferenceDof& d : options.output_dofs) {
+    names.push_back(d.name());
+    dof_units.push_back(d.unit());
+  }
+  if (options.output_dofs.empty()) {
+    names = {options.measure.name()};
+    dof_units = {measure_unit};
+  }
+  const bool one_unit = std::all_of(dof_units.begin(), dof_units.end(),
+                                    [&](const std::string& u) { return u == dof_units.front(); });
+  const std::string dofs_unit = one_unit ? dof_units.front() : "per column (attribute units)";
   io::Hdf5File file(path.string(), io::Hdf5File::Mode::kCreate);
-  std::string names;
-  for (const fe::ReferenceDof& d : options.output_dofs)
-    names += (names.empty() ? "" : ",") + d.name();
-  if (options.output_dofs.empty()) names = options.measure.name();
   file.WriteAttribute("/", "dofs", names);
   file.WriteAttribute("/", "measure", options.measure.name());
   for (size_t r = 0; r < result.results.size(); ++r) {
@@ -79,14 +89,15 @@ void WriteHistories(const std::filesystem::path& path, const JointDynamicsOption
     if (h.time.empty()) continue;
     const auto n = static_cast<Eigen::Index>(h.time.size());
     const std::string group = "runs/" + result.runs[r].name;
-    file.WriteVector(group + "/time", Eigen::Map<const VecX>(h.time.data(), n));
+    file.WriteVector(group + "/time", Eigen::Map<const VecX>(h.time.data(), n), "s");
     for (int c = 0; c < kCriteria; ++c)
       file.WriteVector(group + "/" + criteria[c].key,
-                       Eigen::Map<const VecX>(h.criteria[c].data(), n));
+                       Eigen::Map<const VecX>(h.criteria[c].data(), n), units[c]);
     MatX dofs(n, h.dofs.front().size());
     for (Eigen::Index i = 0; i < n; ++i) dofs.row(i) = h.dofs[i].transpose();
-    file.WriteMatrix(group + "/dofs", dofs);
+    file.WriteMatrix(group + "/dofs", dofs, dofs_unit);
     file.WriteAttribute(group + "/dofs", "columns", names);
+    file.WriteAttribute(group + "/dofs", "units", dof_units);
     file.WriteAttribute(group + "/time", "status",
                         std::string(result.results[r].transient.status.ok ? "ok" : "failed"));
   }

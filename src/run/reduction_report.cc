@@ -14,12 +14,6 @@
 namespace jointdyn::run {
 namespace {
 
-std::string JoinLines(const std::vector<std::string>& items) {
-  std::string text;
-  for (const std::string& item : items) text.append(text.empty() ? "" : "\n").append(item);
-  return text;
-}
-
 std::vector<double> ToVector(const VecX& v) { return {v.data(), v.data() + v.size()}; }
 
 // The contact pairs as matrices, one group per contact surface pair ("contact/1", ..):
@@ -33,10 +27,9 @@ void WriteContactPairs(io::Hdf5File& file, const fe::FeModel& model) {
     const int n = static_cast<int>(pairs.size());
     size_t width = 1;
     for (const fe::ContactPair& pair : pairs) width = std::max(width, pair.master.size());
-    VecX slave(n), gap(n), area(n);
-    MatX frame(n, 9), point(n, 3), slave_point(n, 3),
-        master = MatX::Constant(n, static_cast<int>(width), -1.0),
-        weights = MatX::Zero(n, static_cast<int>(width));
+    VecX gap(n), area(n);
+    MatX frame(n, 9), point(n, 3), slave_point(n, 3), weights = MatX::Zero(n, int(width));
+    io::Hdf5File::Indices slave(n, 1), master = io::Hdf5File::Indices::Constant(n, int(width), -1);
     for (int p = 0; p < n; ++p) {
       const fe::ContactPair& pair = pairs[p];
       slave(p) = pair.slave;
@@ -50,14 +43,14 @@ void WriteContactPairs(io::Hdf5File& file, const fe::FeModel& model) {
         weights(p, static_cast<int>(j)) = pair.weights[j];
       }
     }
-    file.WriteVector(group + "/slave_node", slave);
-    file.WriteVector(group + "/gap", gap);
-    file.WriteVector(group + "/area", area);
-    file.WriteMatrix(group + "/frame", frame);
-    file.WriteMatrix(group + "/slave_point", slave_point);
-    file.WriteMatrix(group + "/master_point", point);
-    file.WriteMatrix(group + "/master_nodes", master);
-    file.WriteMatrix(group + "/master_weights", weights);
+    file.WriteIndices(group + "/slave_node", slave);
+    file.WriteVector(group + "/gap", gap, "m");
+    file.WriteVector(group + "/area", area, "m^2");
+    file.WriteMatrix(group + "/frame", frame, "-");
+    file.WriteMatrix(group + "/slave_point", slave_point, "m");
+    file.WriteMatrix(group + "/master_point", point, "m");
+    file.WriteIndices(group + "/master_nodes", master);
+    file.WriteMatrix(group + "/master_weights", weights, "-");
     file.WriteAttribute(group, "name", model.contact_names[c]);
     file.WriteAttribute(group, "slave", model.contacts[c].slave);
     file.WriteAttribute(group, "master", model.contacts[c].master);
@@ -73,25 +66,33 @@ std::vector<std::string> ColumnStrings(const reduction::ReductionBasis& basis, b
 
 void WriteBasis(io::Hdf5File& file, const std::string& name,
                 const reduction::ReductionBasis& basis) {
-  file.WriteMatrix(name, basis.vectors);
-  file.WriteAttribute(name, "names", JoinLines(ColumnStrings(basis, false)));
-  file.WriteAttribute(name, "kinds", JoinLines(ColumnStrings(basis, true)));
+  // x = V q: metres (radians on reference-node rotations) per unit of a coordinate.
+  file.WriteMatrix(name, basis.vectors, "m (rad) per coordinate");
+  file.WriteAttribute(name, "names", ColumnStrings(basis, false));
+  file.WriteAttribute(name, "kinds", ColumnStrings(basis, true));
   file.WriteAttribute(name, "describe", reduction::Describe(basis));
 }
 
-// u = T q as triplets (rows: all DOFs, the mesh DOFs node * dim + component first, then
-// the reference nodes' 6 each; columns: the free DOFs, the rows of V).
+// u = T q as triplets rows, cols, values (rows: all DOFs, the mesh DOFs node * dim +
+// component first, then the reference nodes' 6 each; columns: the free DOFs, the rows of
+// V), with the shape and the mesh DOFs as attributes of the group.
 void WriteExpansion(io::Hdf5File& file, const fe::DofMap& dofs) {
   const solvers::SparseMatrix& t = dofs.transform();
-  MatX triplets(t.nonZeros(), 3);
+  io::Hdf5File::Indices rows(t.nonZeros(), 1), cols(t.nonZeros(), 1);
+  VecX values(t.nonZeros());
   Eigen::Index k = 0;
   for (int c = 0; c < t.outerSize(); ++c)
-    for (solvers::SparseMatrix::InnerIterator it(t, c); it; ++it, ++k)
-      triplets.row(k) << double(it.row()), double(it.col()), it.value();
-  file.WriteMatrix("expansion/T", triplets);
-  file.WriteAttribute("expansion/T", "rows", double(t.rows()));
-  file.WriteAttribute("expansion/T", "cols", double(t.cols()));
-  file.WriteAttribute("expansion/T", "mesh_dofs", double(dofs.num_mesh_dofs()));
+    for (solvers::SparseMatrix::InnerIterator it(t, c); it; ++it, ++k) {
+      rows(k) = it.row();
+      cols(k) = it.col();
+      values(k) = it.value();
+    }
+  file.WriteIndices("expansion/rows", rows);
+  file.WriteIndices("expansion/cols", cols);
+  file.WriteVector("expansion/values", values, "-");
+  file.WriteAttribute("expansion", "rows", static_cast<long long>(t.rows()));
+  file.WriteAttribute("expansion", "cols", static_cast<long long>(t.cols()));
+  file.WriteAttribute("expansion", "mesh_dofs", dofs.num_mesh_dofs());
 }
 
 void WriteJoint(io::Hdf5File& file, const analysis::ReductionOptions& spec,
@@ -99,27 +100,28 @@ void WriteJoint(io::Hdf5File& file, const analysis::ReductionOptions& spec,
   const analysis::JointModeStageResult& stage = joint.stage;
   if (spec.orthogonalize) {  // the final basis is the extended one's free-free modes
     WriteBasis(file, "basis/extended", stage.extended);
-    file.WriteMatrix("basis/transform", stage.final_orthogonalization.transform);
+    file.WriteMatrix("basis/transform", stage.final_orthogonalization.transform, "-");
   }
   const analysis::JointModeSpec& js = *spec.joint_modes;
   const std::string group = "contact/" + std::to_string(joint.contact.contact_index + 1);
-  file.WriteMatrix("joint/RV", joint.contact.relative.Compose(basis.vectors).dense());
+  file.WriteMatrix("joint/RV", joint.contact.relative.Compose(basis.vectors).dense(),
+                   "m per coordinate");
   file.WriteAttribute("joint/RV", "contact", js.contact);
   file.WriteAttribute("joint/RV", "pairs", group);
   file.WriteAttribute("joint/RV", "normal_law", std::string(js.normal_law->type()));
   if (!js.none()) {
-    file.WriteVector("joint_modes/povs", stage.joint_modes.values);
-    file.WriteVector("joint_modes/ratio", stage.joint_modes.ratio);
+    file.WriteVector("joint_modes/povs", stage.joint_modes.values, "-");
+    file.WriteVector("joint_modes/ratio", stage.joint_modes.ratio, "-");
     file.WriteAttribute("joint_modes/ratio", "method", reduction::Name(js.modes.method));
     file.WriteAttribute("joint_modes/ratio", "g", stage.g);
     file.WriteAttribute("joint_modes/ratio", "k", stage.k);
     file.WriteAttribute("joint_modes/ratio", "m", stage.m);
   }
   if (!joint.preload) return;
-  file.WriteVector("preload/x", joint.preload->full.q);
-  file.WriteVector("preload/load", joint.preload->load);
-  file.WriteVector("preload/mode", joint.preload->mode);
-  file.WriteVector("preload/radius", joint.radii);
+  file.WriteVector("preload/x", joint.preload->full.q, "m (rad)");
+  file.WriteVector("preload/load", joint.preload->load, "N (N m)");
+  file.WriteVector("preload/mode", joint.preload->mode, "m (rad) per sqrt(J)");
+  file.WriteVector("preload/radius", joint.radii, "m");
   MatX pressure(joint.radii.size(), 1 + joint.cases.size());
   std::vector<std::string> columns = {"full"};
   for (Eigen::Index p = 0; p < pressure.rows(); ++p)
@@ -129,8 +131,8 @@ void WriteJoint(io::Hdf5File& file, const analysis::ReductionOptions& spec,
     for (Eigen::Index p = 0; p < pressure.rows(); ++p)
       pressure(p, Eigen::Index(c + 1)) = joint.cases[c].solution.pairs[p].pressure;
   }
-  file.WriteMatrix("preload/pressure", pressure);
-  file.WriteAttribute("preload/pressure", "columns", JoinLines(columns));
+  file.WriteMatrix("preload/pressure", pressure, "Pa");
+  file.WriteAttribute("preload/pressure", "columns", columns);
 }
 
 void WriteBasisFile(const std::filesystem::path& path, const analysis::ReductionOptions& spec,
@@ -149,23 +151,25 @@ void WriteBasisFile(const std::filesystem::path& path, const analysis::Reduction
   file.WriteAttribute("/", "vibration_modes", cb.num_fixed_interface_modes);
   file.WriteAttribute("/", "rigid_modes_removed", result.rigid_modes_removed);
   WriteBasis(file, "basis/V", basis);
-  VecX boundary_rows(static_cast<int>(boundary.size()));
+  io::Hdf5File::Indices boundary_rows(static_cast<int>(boundary.size()), 1);
   std::vector<std::string> boundary_names;
   for (size_t k = 0; k < boundary.size(); ++k) {
     boundary_rows(static_cast<int>(k)) = boundary[k].dof;
     boundary_names.push_back(boundary[k].name);
   }
-  file.WriteVector("basis/boundary_rows", boundary_rows);
-  file.WriteAttribute("basis/boundary_rows", "names", JoinLines(boundary_names));
-  file.WriteMatrix("reduced/K", result.stiffness);
-  file.WriteMatrix("reduced/M", result.mass);
+  file.WriteIndices("basis/boundary_rows", boundary_rows);
+  file.WriteAttribute("basis/boundary_rows", "names", boundary_names);
+  file.WriteMatrix("reduced/K", result.stiffness, "N/m in the coordinates of V");
+  file.WriteMatrix("reduced/M", result.mass, "kg in the coordinates of V");
   file.WriteVector("frequencies_hz",
-                   Eigen::Map<const VecX>(frequencies.data(), Eigen::Index(frequencies.size())));
-  file.WriteVector("fixed_interface_frequencies_hz", cb.fixed_interface_frequencies);
+                   Eigen::Map<const VecX>(frequencies.data(), Eigen::Index(frequencies.size())),
+                   "Hz");
+  file.WriteVector("fixed_interface_frequencies_hz", cb.fixed_interface_frequencies, "Hz");
   if (full)
     file.WriteVector(
         "full_frequencies_hz",
-        Eigen::Map<const VecX>(full->frequencies.data(), Eigen::Index(full->frequencies.size())));
+        Eigen::Map<const VecX>(full->frequencies.data(), Eigen::Index(full->frequencies.size())),
+        "Hz");
   WriteContactPairs(file, model);
   WriteExpansion(file, *model.dofs);
   if (result.joint) WriteJoint(file, spec, *result.joint, basis);

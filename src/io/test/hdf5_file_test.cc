@@ -14,17 +14,25 @@ std::string TempPath(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("jointdyn_hdf5_" + name)).string();
 }
 
-// Matrices, vectors and attributes read back bit for bit, in nested groups.
+// Matrices, vectors, indices and attributes read back bit for bit, in nested groups, with
+// the units of the datasets.
 TEST(Hdf5File, RoundTripIsExact) {
   const std::string path = TempPath("round_trip.h5");
   const MatX v = MatX::Random(7, 3) * 1e-3;
   const VecX f = VecX::LinSpaced(5, 1.0 / 3.0, 1e5);
+  Hdf5File::Indices pairs(2, 3);
+  pairs << 0, -1, 4, 5000000000LL, 7, 8;
+  const std::vector<std::string> names = {"free_free_1", "joint mode µ", ""};
   {
     Hdf5File file(path, Hdf5File::Mode::kCreate);
-    file.WriteMatrix("basis/V", v);
-    file.WriteVector("basis/frequencies_hz", f);
+    file.WriteMatrix("basis/V", v, "m");
+    file.WriteVector("basis/frequencies_hz", f, "Hz");
+    file.WriteIndices("contact/1/master_nodes", pairs);
+    file.WriteIndices("contact/1/slave_node", Hdf5File::Indices::Constant(4, 1, 3));
     file.WriteAttribute("/", "model", "friction bar");
     file.WriteAttribute("basis/V", "joint_modes", 12.0);
+    file.WriteAttribute("basis/V", "count", 12);
+    file.WriteAttribute("basis/V", "names", names);
     file.WriteAttribute("/", "empty", "");
   }
   const Hdf5File file(path, Hdf5File::Mode::kRead);
@@ -38,6 +46,14 @@ TEST(Hdf5File, RoundTripIsExact) {
   EXPECT_EQ(file.ReadStringAttribute("/", "model"), "friction bar");
   EXPECT_EQ(file.ReadStringAttribute("/", "empty"), "");
   EXPECT_EQ(file.ReadAttribute("basis/V", "joint_modes"), 12.0);
+  EXPECT_EQ(file.ReadAttribute("basis/V", "count"), 12.0);  // an integer, read as a number
+  EXPECT_EQ(file.ReadStringAttribute("basis/V", "unit"), "m");
+  EXPECT_EQ(file.ReadStringAttribute("basis/frequencies_hz", "unit"), "Hz");
+  EXPECT_EQ(file.ReadStringsAttribute("basis/V", "names"), names);
+  EXPECT_EQ(file.ReadIndices("contact/1/master_nodes"), pairs);
+  EXPECT_EQ(file.ReadIndices("contact/1/slave_node"), Hdf5File::Indices::Constant(4, 1, 3));
+  EXPECT_THROW(file.ReadIndices("basis/V"), InputError);              // doubles are no indices
+  EXPECT_THROW(file.ReadStringsAttribute("/", "model"), InputError);  // one string, no list
   std::filesystem::remove(path);
 }
 
@@ -45,8 +61,8 @@ TEST(Hdf5File, ErrorsNameTheFileAndPath) {
   const std::string path = TempPath("errors.h5");
   {
     Hdf5File file(path, Hdf5File::Mode::kCreate);
-    file.WriteVector("a", VecX::Ones(3));
-    EXPECT_THROW(file.WriteVector("a", VecX::Ones(3)), InputError);
+    file.WriteVector("a", VecX::Ones(3), "-");
+    EXPECT_THROW(file.WriteVector("a", VecX::Ones(3), "-"), InputError);
     EXPECT_THROW(file.WriteAttribute("missing", "x", 1.0), InputError);
   }
   const Hdf5File file(path, Hdf5File::Mode::kRead);

@@ -178,7 +178,10 @@ TEST(JointDynamics, ReducedRunsApproachTheFullRunAndEveryResultIsWritten) {
   EXPECT_EQ(Lines(run.out / "histories.csv"), 1 + 4 * 201);
   EXPECT_EQ(Lines(run.out / "errors.csv"), 1 + 3 * 201);
   const io::Hdf5File h5((run.out / "histories.h5").string(), io::Hdf5File::Mode::kRead);
-  EXPECT_EQ(h5.ReadStringAttribute("/", "dofs"), "tip.uz,bolt.uz");
+  EXPECT_EQ(h5.ReadStringsAttribute("/", "dofs"), (std::vector<std::string>{"tip.uz", "bolt.uz"}));
+  EXPECT_EQ(h5.ReadStringAttribute("runs/full/time", "unit"), "s");
+  EXPECT_EQ(h5.ReadStringAttribute("runs/full/measure", "unit"), "m");
+  EXPECT_EQ(h5.ReadStringAttribute("runs/full/normal_force", "unit"), "N");
   const MatX dofs = h5.ReadMatrix("runs/full/dofs");
   EXPECT_EQ(dofs.rows(), 201);
   EXPECT_EQ(dofs.cols(), 2);
