@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace jointdyn::io {
@@ -77,29 +78,42 @@ int Decimals(double step, int exponent) {
   return std::clamp(static_cast<int>(std::ceil(-std::log10(scaled) - 1e-9)), 0, 15);
 }
 
-// Linear-axis labels with one common prefix: the candidate exponent giving the narrowest
-// labels, then the fewest decimals ("200".."1000" rather than "0.2k".."1k").
-std::vector<std::string> LinearLabels(const std::vector<double>& ticks) {
+// Linear-axis labels with one common power of ten (a multiple of 3): the candidate exponent
+// giving the narrowest labels (a scaled axis counts one character more: its unit changes),
+// then the fewest decimals ("200".."1000" rather than "0.2".."1" x 10^3). Returns the
+// labels and the exponent.
+std::pair<std::vector<std::string>, int> LinearLabels(const std::vector<double>& ticks) {
   const double step = ticks[1] - ticks[0];
   double magnitude = 0.0;
   for (const double t : ticks) magnitude = std::max(magnitude, std::abs(t));
   const int base = EngineeringExponent(magnitude);
   std::vector<std::string> best;
+  int best_exponent = 0;
   std::pair<int, int> best_key{std::numeric_limits<int>::max(), 0};
   for (const int exponent : {base, base - 3, base + 3}) {
     const int decimals = Decimals(step, exponent);
     std::vector<std::string> labels;
-    int width = 0;
+    int width = exponent == 0 ? 0 : 1;
     for (const double t : ticks) {
       labels.push_back(FormatTick(t, exponent, decimals));
-      width = std::max(width, CodePoints(labels.back()));
+      width = std::max(width, CodePoints(labels.back()) + (exponent == 0 ? 0 : 1));
     }
     if (std::pair{width, decimals} < best_key) {
       best_key = {width, decimals};
       best = std::move(labels);
+      best_exponent = exponent;
     }
   }
-  return best;
+  return {best, best_exponent};
+}
+
+// "⁻¹²" for -12.
+std::string Superscript(int n) {
+  static constexpr std::array<const char*, 10> kDigits = {"⁰", "¹", "²", "³", "⁴",
+                                                          "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string out = n < 0 ? "⁻" : "";
+  for (const char c : std::to_string(std::abs(n))) out += kDigits[c - '0'];
+  return out;
 }
 
 struct Range {
@@ -119,6 +133,7 @@ struct Axis {
   double lo = 0.0, hi = 1.0;
   std::vector<double> major, minor;
   std::vector<std::string> labels;
+  int exponent = 0;  // linear: the labels show value / 10^exponent
   double pixel_lo = 0.0, pixel_hi = 1.0;
 
   double Coordinate(double v) const { return log ? std::log10(v) : v; }
@@ -146,7 +161,7 @@ Axis MakeAxis(Range data, bool log, int max_ticks) {
   axis.hi = data.hi;
   if (!log) {
     axis.major = NiceTicks(axis.lo, axis.hi, max_ticks);
-    axis.labels = LinearLabels(axis.major);
+    std::tie(axis.labels, axis.exponent) = LinearLabels(axis.major);
     return axis;
   }
   // Show at least two decades: widen to the enclosing decades when fewer are inside.
@@ -185,9 +200,7 @@ Axis MakeAxis(Range data, bool log, int max_ticks) {
       }
     }
   }
-  for (const double t : axis.major) {
-    axis.labels.push_back(FormatTick(t, EngineeringExponent(t), 0));
-  }
+  for (const double t : axis.major) axis.labels.push_back(FormatPowerTick(t));
   return axis;
 }
 
@@ -378,17 +391,44 @@ std::vector<double> DecadeTicks(double lo, double hi, int max_count) {
 }
 
 std::string FormatTick(double value, int exponent, int decimals) {
-  static constexpr std::array<const char*, 17> kPrefixes = {
-      "y", "z", "a", "f", "p", "n", "µ", "m", "", "k", "M", "G", "T", "P", "E", "Z", "Y"};
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value / std::pow(10.0, exponent));
   std::string digits = buf;
   if (digits.find_first_not_of("-0.") == std::string::npos) return "0";  // also -0 and residues
   if (digits.front() == '-') digits.replace(0, 1, "−");
-  if (exponent % 3 == 0 && exponent >= -24 && exponent <= 24) {
-    return digits + kPrefixes[(exponent + 24) / 3];
-  }
-  return digits + "e" + std::to_string(exponent);
+  return digits;
+}
+
+std::string FormatPowerTick(double value) {
+  const int k = static_cast<int>(std::floor(std::log10(value) + 1e-9));
+  const int m = static_cast<int>(std::lround(value / std::pow(10.0, k)));
+  if (k >= -3 && k <= 3) return FormatTick(value, 0, std::max(0, -k));
+  return (m == 1 ? "" : std::to_string(m) + "×") + "10" + Superscript(k);
+}
+
+std::string ScaledAxisLabel(const std::string& label, int exponent) {
+  if (exponent == 0) return label;
+  static constexpr std::array<const char*, 17> kPrefixes = {
+      "y", "z", "a", "f", "p", "n", "µ", "m", "", "k", "M", "G", "T", "P", "E", "Z", "Y"};
+  static const std::vector<std::string> kSymbols = {"m",  "N", "Pa",  "J", "W",
+                                                    "Hz", "s", "rad", "g"};
+  const std::string factor = "×10" + Superscript(exponent);
+  const size_t open = label.rfind('['), close = label.rfind(']');
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    return label + " [" + factor + "]";
+  const std::string unit = label.substr(open + 1, close - open - 1);
+  const size_t end = unit.find_first_of(" /^*·");
+  const std::string symbol = unit.substr(0, end);
+  // A power of the symbol ("m^2") would take the prefix's power too: a factor instead.
+  const bool prefixable = exponent % 3 == 0 && std::abs(exponent) <= 24 &&
+                          (end == std::string::npos || unit[end] != '^') &&
+                          std::find(kSymbols.begin(), kSymbols.end(), symbol) != kSymbols.end();
+  std::string scaled;
+  if (prefixable)
+    scaled = kPrefixes[(exponent + 24) / 3] + unit;
+  else
+    scaled = unit.empty() || unit == "-" ? factor : factor + " " + unit;
+  return label.substr(0, open + 1) + scaled + label.substr(close);
 }
 
 std::string EscapeXml(std::string_view text) {
@@ -467,13 +507,13 @@ void WriteAxes(std::ostream& out, const PlotSpec& spec, const Box& plot, const A
 
   if (!spec.x_label.empty()) {
     WriteText(out, {(plot.left + plot.right) / 2, kHeight - 18.0}, "middle", kLabelFont,
-              spec.x_label);
+              ScaledAxisLabel(spec.x_label, x.exponent));
   }
   if (!spec.y_label.empty()) {
     const Point at{18.0 + 0.8 * kLabelFont, (plot.top + plot.bottom) / 2};
     out << "<text transform=\"translate(" << Px(at.x) << ' ' << Px(at.y)
         << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"" << Px(kLabelFont) << "\">"
-        << EscapeXml(spec.y_label) << "</text>\n";
+        << EscapeXml(ScaledAxisLabel(spec.y_label, y.exponent)) << "</text>\n";
   }
 }
 

@@ -3,7 +3,10 @@
 //
 // Linear axes span the data with a small margin and carry 1-2-5 ticks; log axes carry
 // decade ticks (with unlabelled 2..9 minor ticks when few decades are shown). Tick labels
-// use SI prefixes ("1.5µ", "−300k", "10m"); the minus sign is U+2212. Series get the
+// are plain numbers: a linear axis's common power of ten goes into its label as an SI
+// prefix of the unit ("tip.uz [mm]", ticks "−6".."6") or as a factor ("e(t) [×10⁻³]"), so
+// a tick never reads like a unit ("10m" beside "[m]"); log axes show powers of ten ("10⁻⁶",
+// "2×10⁻⁶"; plain from 0.001 to 1000); the minus sign is U+2212. Series get the
 // Okabe-Ito colour-blind-safe palette (8 colours, then dashed lines) and distinct marker
 // shapes; the legend goes into the corner of the plot area that hides the least data.
 #pragma once
@@ -51,10 +54,20 @@ std::vector<double> NiceTicks(double lo, double hi, int max_count);
 // decade.
 std::vector<double> DecadeTicks(double lo, double hi, int max_count);
 
-// The one number formatter of tick labels: value / 10^exponent with `decimals` decimals and
-// the SI prefix of `exponent` (a multiple of 3 in [-24, 24]; "e<exponent>" outside).
-// Uses U+2212 for the minus sign; zero (of either sign, or rounded to zero) is "0".
+// The one number formatter of linear tick labels: value / 10^exponent with `decimals`
+// decimals. Uses U+2212 for the minus sign; zero (of either sign, or rounded to zero) is "0".
 std::string FormatTick(double value, int exponent, int decimals);
+
+// A log axis's tick label of value = m 10^k (m = 1..9): plain for -3 <= k <= 3 ("0.002",
+// "500"), else "10⁻⁶" (m = 1) or "2×10⁻⁶".
+std::string FormatPowerTick(double value);
+
+// `label` for an axis whose ticks show value / 10^exponent: the unit in the label's last
+// [..] gets the SI prefix of `exponent` when it starts with a unit symbol that takes one
+// (m, N, Pa, J, W, Hz, s, rad, g: "[m]" -> "[mm]", "[J/m^2]" -> "[mJ/m^2]"); otherwise the
+// factor is written into the brackets ("[-]" -> "[×10⁻³]", "[kg]" -> "[×10³ kg]") or
+// appended (" [×10⁻³]"). Unchanged for exponent 0.
+std::string ScaledAxisLabel(const std::string& label, int exponent);
 
 // Escapes & < > " ' for XML text and attribute values; drops the control characters XML 1.0
 // forbids (all below U+0020 except tab, LF and CR).

@@ -67,8 +67,20 @@ void WriteVtu(const std::filesystem::path& path, const VtuGrid& grid) {
     xml << "<!-- " << comment << " -->\n";
   }
   xml << "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
-         "header_type=\"UInt64\">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\""
-      << points << "\" NumberOfCells=\"" << cells << "\">\n";
+         "header_type=\"UInt64\">\n<UnstructuredGrid>\n";
+  if (!grid.field_data.empty()) {
+    xml << "<FieldData>\n";
+    xml.precision(17);
+    for (const VtuArray& a : grid.field_data) {
+      xml << "<DataArray type=\"Float64\" Name=\"" << EscapeXml(a.name)
+          << "\" NumberOfComponents=\"" << a.components << "\" NumberOfTuples=\""
+          << a.values.size() / a.components << "\" format=\"ascii\">";
+      for (size_t i = 0; i < a.values.size(); ++i) xml << (i ? " " : "") << a.values[i];
+      xml << "</DataArray>\n";
+    }
+    xml << "</FieldData>\n";
+  }
+  xml << "<Piece NumberOfPoints=\"" << points << "\" NumberOfCells=\"" << cells << "\">\n";
   data_arrays("PointData", grid.point_data, points);
   data_arrays("CellData", grid.cell_data, cells);
   xml << "<Points>\n";

@@ -29,6 +29,9 @@ struct VtuGrid {
   std::vector<int64_t> offsets;       // end of each cell in connectivity
   std::vector<uint8_t> types;         // VTK cell type per cell
   std::vector<VtuArray> point_data, cell_data;
+  // Data of the whole grid (ParaView: Information panel, "Data Arrays" with no points),
+  // e.g. the eigenfrequency of each mode shape: any number of values per array.
+  std::vector<VtuArray> field_data;
   std::string comment;  // written as an XML comment before the data (e.g. a legend)
   int num_points() const { return static_cast<int>(points.size() / 3); }
   int num_cells() const { return static_cast<int>(types.size()); }

@@ -47,7 +47,9 @@ void WriteLoop(const analysis::HysteresisOptions& options, const laws::Hysteresi
   io::WriteSvgPlot(plot, folder.File("hysteresis.svg"));
 }
 
-void WriteSweep(const laws::SweepResult& sweep, OutputFolder& folder) {
+// `energy_unit`: J/m^2 for laws per area, J for point and Iwan laws (traction in N).
+void WriteSweep(const laws::SweepResult& sweep, const std::string& energy_unit,
+                OutputFolder& folder) {
   io::CsvWriter csv(folder.File("sweep.csv"),
                     {"amplitude", "dissipation_per_cycle", "secant_stiffness"});
   for (size_t i = 0; i < sweep.amplitude.size(); ++i)
@@ -55,7 +57,7 @@ void WriteSweep(const laws::SweepResult& sweep, OutputFolder& folder) {
   io::PlotSpec plot;
   plot.title = "Dissipation per cycle against amplitude";
   plot.x_label = "slip amplitude [m]";
-  plot.y_label = "dissipation per cycle [J/m^2]";
+  plot.y_label = "dissipation per cycle [" + energy_unit + "]";
   plot.log_x = plot.log_y = true;
   plot.series.push_back({"computed", sweep.amplitude, sweep.dissipation, true, false});
   if (sweep.status) {
@@ -101,7 +103,8 @@ RunOutcome HysteresisReport::Finish(const analysis::HysteresisResult& result) {
   }
   if (!options_.sweep.empty() && loop.status) {
     const laws::SweepResult& sweep = result.sweep;
-    if (!sweep.amplitude.empty()) WriteSweep(sweep, folder_);
+    if (!sweep.amplitude.empty())
+      WriteSweep(sweep, options_.traction_unit == "N" ? "J" : "J/m^2", folder_);
     summary["sweep"] = {{"amplitudes", sweep.amplitude},
                         {"dissipation_per_cycle", sweep.dissipation},
                         {"log_log_slope", sweep.status ? nlohmann::json(sweep.slope) : nullptr}};

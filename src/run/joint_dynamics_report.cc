@@ -60,6 +60,13 @@ double MaxAbs(const std::vector<double>& values) {
   return m;
 }
 
+// What a run is, for legends: "full model", "CMS basis", "wPOD of TVDs, g = 20".
+std::string RunLabel(const DynamicRun& run) {
+  if (run.full) return "full model";
+  if (!run.method) return "CMS basis";
+  return std::string(reduction::Name(*run.method)) + ", g = " + std::to_string(run.g);
+}
+
 std::string MethodName(const DynamicRun& run) {
   return run.full ? "full" : run.method ? analysis::MethodKey(*run.method) : "cms";
 }
@@ -170,13 +177,14 @@ void WritePlots(const JointDynamicsOptions& options, const JointDynamicsResult& 
     io::PlotSpec plot{criteria[c].title, "time t [s]", criteria[c].label, false, false, {}};
     for (size_t r = 0; r < result.results.size(); ++r) {
       const analysis::RunHistory& h = result.results[r].history;
-      if (h.time.size() >= 2) plot.series.push_back({result.runs[r].name, h.time, h.criteria[c]});
+      if (h.time.size() >= 2)
+        plot.series.push_back({RunLabel(result.runs[r]), h.time, h.criteria[c]});
     }
     if (!plot.series.empty()) io::WriteSvgPlot(plot, folder.File(criteria[c].key + ".svg"));
     if (!result.reference) continue;
     for (reduction::JointModeMethod method : options.methods) {
       io::PlotSpec error{std::string(reduction::Name(method)) + ": error of " + criteria[c].symbol +
-                             " against " + result.runs[*result.reference].name,
+                             " against the " + RunLabel(result.runs[*result.reference]),
                          "time t [s]",
                          "e(t) [-]",
                          false,

@@ -56,7 +56,10 @@ RunOutcome ModalReport::Finish(const analysis::ModalResult& result) {
   std::vector<std::string> names;
   for (int k = 0; k < result.eigen.vectors.cols(); ++k)
     names.push_back("mode_" + std::to_string(k + 1));
-  io::WriteVtu(folder_.File("mesh.vtu"), ModeGrid(model, result.eigen.vectors, names));
+  io::VtuGrid grid = ModeGrid(model, result.eigen.vectors, names);
+  for (size_t k = 0; k < names.size(); ++k)
+    grid.field_data.push_back({names[k] + "_frequency_hz", 1, {result.frequencies_hz[k]}});
+  io::WriteVtu(folder_.File("mesh.vtu"), grid);
 
   nlohmann::json summary = FeRunSummary("modal", model_file_, options_.title, options_.fe, model);
   summary["modes"] = {{"count", options_.mode_count},

@@ -364,8 +364,13 @@ RunOutcome ReductionReport::Finish(const analysis::ReductionResult& result) {
   if (result.basis.size() > 0) {
     WriteBasisFile(folder_.File("basis.h5"), spec, result);
     WriteFrequencies(folder_, spec.title, result.frequencies, full);
-    io::WriteVtu(folder_.File("mesh.vtu"),
-                 ModeGrid(model, result.basis.vectors, ColumnStrings(result.basis, false)));
+    const std::vector<std::string> names = ColumnStrings(result.basis, false);
+    io::VtuGrid grid = ModeGrid(model, result.basis.vectors, names);
+    // Orthogonalized, the columns are the reduced model's free-free modes.
+    if (spec.orthogonalize && names.size() == result.frequencies.size())
+      for (size_t k = 0; k < names.size(); ++k)
+        grid.field_data.push_back({names[k] + "_frequency_hz", 1, {result.frequencies[k]}});
+    io::WriteVtu(folder_.File("mesh.vtu"), grid);
     if (result.joint) WriteJointResults(folder_, spec, model, *result.joint);
   }
   nlohmann::json summary = FeRunSummary("reduction", model_file_, spec.title, spec.fe, model);

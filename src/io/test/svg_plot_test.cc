@@ -356,35 +356,51 @@ TEST(SvgPlotTicks, LogTicksAreDecades) {
   EXPECT_THROW(DecadeTicks(2.0, 1.0, 8), std::invalid_argument);
 }
 
-TEST(SvgPlotTicks, FormatTickUsesSiPrefixes) {
-  EXPECT_EQ(FormatTick(1.5e-6, -6, 1), "1.5µ");
-  EXPECT_EQ(FormatTick(-1e-6, -6, 1), "−1.0µ");
-  EXPECT_EQ(FormatTick(-3e5, 3, 0), "−300k");
-  EXPECT_EQ(FormatTick(0.5, -3, 0), "500m");
+TEST(SvgPlotTicks, FormatTickScalesByThePowerOfTen) {
+  EXPECT_EQ(FormatTick(1.5e-6, -6, 1), "1.5");
+  EXPECT_EQ(FormatTick(-1e-6, -6, 1), "−1.0");
+  EXPECT_EQ(FormatTick(-3e5, 3, 0), "−300");
+  EXPECT_EQ(FormatTick(0.5, -3, 0), "500");
   EXPECT_EQ(FormatTick(1000.0, 0, 0), "1000");
-  EXPECT_EQ(FormatTick(2e9, 9, 0), "2G");
-  EXPECT_EQ(FormatTick(2e-30, -30, 0), "2e-30");
+  EXPECT_EQ(FormatTick(2e-30, -30, 0), "2");
   // Zero (and a rounding residue of either sign) is a bare "0".
   EXPECT_EQ(FormatTick(0.0, -6, 1), "0");
   EXPECT_EQ(FormatTick(-1e-22, -6, 1), "0");
   EXPECT_EQ(FormatTick(3 * 0.1 - 0.3, 0, 1), "0");
 }
 
-TEST(SvgPlotTicks, AxisLabelsShareOnePrefix) {
+TEST(SvgPlotTicks, TheCommonPowerOfTenGoesIntoTheUnit) {
   const std::string svg = RenderSvgPlot(HysteresisSpec());
-  // Slip +-6 um, padded by 4 %: 2 um steps (1 um would give 13 > 8 ticks).
-  for (const char* label : {">−6µ<", ">−4µ<", ">0<", ">4µ<", ">6µ<"}) {
+  // Slip +-6 um, padded by 4 %: 2 um steps (1 um would give 13 > 8 ticks), in um.
+  for (const char* label : {">−6<", ">−4<", ">0<", ">4<", ">6<", ">slip s [µm]<"}) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   }
   // Traction up to mu p + c2 A = 306 kPa, padded: 100 kPa steps (7 ticks, the y maximum).
-  for (const char* label : {">−300k<", ">−100k<", ">200k<", ">300k<"}) {
+  for (const char* label : {">−300<", ">−100<", ">200<", ">300<", ">traction τ [kPa]<"}) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   }
-  // 0..1000 reads better without a prefix than as 0.2k..1k.
-  const PlotSpec plain = Spec({Series({0, 1000}, {0, 1})});
+  // 0..1000 reads better unscaled than as 0.2..1 x 10^3.
+  const PlotSpec plain = Spec({Series({0, 1000}, {0, 1})}, false, false, "", "x [m]", "y [-]");
   const std::string plain_svg = RenderSvgPlot(plain);
   EXPECT_NE(plain_svg.find(">1000<"), std::string::npos);
-  EXPECT_EQ(plain_svg.find("k<"), std::string::npos);
+  EXPECT_NE(plain_svg.find(">x [m]<"), std::string::npos);
+}
+
+TEST(SvgPlotTicks, ScaledAxisLabels) {
+  EXPECT_EQ(ScaledAxisLabel("tip.uz [m]", -3), "tip.uz [mm]");
+  EXPECT_EQ(ScaledAxisLabel("tip.uz [m]", 0), "tip.uz [m]");
+  EXPECT_EQ(ScaledAxisLabel("dissipation [J/m^2]", -6), "dissipation [µJ/m^2]");
+  EXPECT_EQ(ScaledAxisLabel("force [N]", 3), "force [kN]");
+  EXPECT_EQ(ScaledAxisLabel("area [m^2]", -6), "area [×10⁻⁶ m^2]");  // not "µm^2"
+  EXPECT_EQ(ScaledAxisLabel("e(t) [-]", -3), "e(t) [×10⁻³]");
+  EXPECT_EQ(ScaledAxisLabel("mass [kg]", 3), "mass [×10³ kg]");
+  EXPECT_EQ(ScaledAxisLabel("added vectors g", 3), "added vectors g [×10³]");
+  EXPECT_EQ(FormatPowerTick(1e-6), "10⁻⁶");
+  EXPECT_EQ(FormatPowerTick(2e-6), "2×10⁻⁶");
+  EXPECT_EQ(FormatPowerTick(5e12), "5×10¹²");
+  EXPECT_EQ(FormatPowerTick(0.002), "0.002");
+  EXPECT_EQ(FormatPowerTick(100.0), "100");
+  EXPECT_EQ(FormatPowerTick(1.0), "1");
 }
 
 // --- Escaping ---
@@ -419,7 +435,8 @@ TEST(SvgPlotOutput, ExamplesAreWellFormedWithDataInsideThePlotArea) {
   EXPECT_EQ(CountElements(d, "circle"), 14 + 1);  // the markers and their legend sample
   const std::string d_svg = RenderSvgPlot(dissipation);
   // x: 1.5e-7..5e-5 m holds the decades 1u and 10u; y: 3.6e-9..1.2e-2 J holds 10n..10m.
-  for (const char* decade : {">1µ<", ">10µ<", ">10n<", ">100n<", ">100µ<", ">1m<", ">10m<"}) {
+  for (const char* decade :
+       {">10⁻⁶<", ">10⁻⁵<", ">10⁻⁸<", ">10⁻⁷<", ">10⁻⁴<", ">0.001<", ">0.01<"}) {
     EXPECT_NE(d_svg.find(decade), std::string::npos) << decade;
   }
 }

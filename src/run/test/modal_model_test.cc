@@ -5,6 +5,7 @@
 #include <Eigen/Eigenvalues>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <regex>
@@ -317,6 +318,15 @@ TEST(Vtu, ModalRunWritesModeShapesAndContactPoints) {
   const testing::DecodedVtu mesh = testing::DecodeVtu(out / "mesh.vtu");
   EXPECT_EQ(mesh.points, s["nodes"].get<int>());
   EXPECT_EQ(mesh.floats.count("mode_6"), 1u);
+  // Each mode's frequency is field data of the grid (ParaView's Information panel).
+  std::ifstream in(out / "mesh.vtu", std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string tag =
+      "Name=\"mode_6_frequency_hz\" NumberOfComponents=\"1\" "
+      "NumberOfTuples=\"1\" format=\"ascii\">";
+  const size_t at = text.find(tag);
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(std::stod(text.substr(at + tag.size())), s["frequencies_hz"][5].get<double>());
   const testing::DecodedVtu pairs = testing::DecodeVtu(out / "contact_pairs.vtu");
   EXPECT_EQ(pairs.points, s["contact"]["pairs"].get<int>());
   EXPECT_EQ(pairs.types, std::vector<uint8_t>(pairs.points, 1));  // vertex cells
