@@ -105,6 +105,57 @@ ReducedStatic SolveReducedStatic(const MatX& basis, const solvers::SparseMatrix&
   return reduced;
 }
 
+namespace {
+
+// The TVDs of result.tvd_basis -> the joint modes -> `base` extended by them (into result).
+Status ExtendByStageJointModes(const solvers::SparseMatrix& stiffness,
+                               const reduction::CraigBamptonResult& cb,
+                               const reduction::ReductionBasis& base, const JointContact& contact,
+                               const JointModeSpec& spec, JointModeStageResult& result) {
+  reduction::TvdResult tvd = reduction::ComputeTrialVectorDerivatives(
+      result.tvd_basis.vectors, contact.normals, contact.mesh.initial_gap, contact.stiffness,
+      *cb.interior_factor, cb.interior_dofs, result.focus, spec.tvd, contact.tangential);
+  result.times.tvd_forces = tvd.force_seconds;
+  result.times.tvd_solves = tvd.solve_seconds;
+  result.k = static_cast<int>(tvd.columns.size());
+  result.zero_deflections = tvd.zero_deflections;
+  result.solves = tvd.solves;
+  result.solves_per_second = tvd.solves_per_second();
+  if (!tvd.status) return Status::Failure("trial vector derivatives: " + tvd.status.message);
+  result.joint_modes =
+      reduction::ComputeJointModes(tvd, *cb.interior_factor, cb.interior_dofs, spec.modes);
+  result.times.pod = result.joint_modes.pod_seconds;
+  result.times.joint_mode_solves = result.joint_modes.solve_seconds;
+  const reduction::JointModeResult& modes = result.joint_modes;
+  if (!modes.status && modes.rank > 0 && spec.modes.modes > modes.rank)
+    return Status::Failure(
+        spec.key + ".modes = " + std::to_string(spec.modes.modes) + ": more than the " +
+        std::to_string(modes.rank) + " joint modes the " + std::to_string(tvd.solves) +
+        " TVDs give (" + reduction::Name(spec.modes.method) + ", POVs above " +
+        FormatValue(spec.modes.rank_tolerance) + " of the largest); ask for at most " +
+        std::to_string(modes.rank) + ", or give `ratio` instead of `modes`");
+  if (!modes.status) return modes.status;
+  result.g = static_cast<int>(modes.modes.cols());
+  if (result.g > 0) result.ratio = modes.ratio(result.g - 1);
+  const Clock::time_point start = Clock::now();
+  reduction::ExtendResult extended = reduction::ExtendBasis(
+      base, modes.modes, stiffness, reduction::VectorKind::kJointMode, "joint");
+  result.times.extend = Seconds(start);
+  if (!extended.status) return Status::Failure("joint modes: " + extended.status.message);
+  result.extended = std::move(extended.basis);
+  result.dropped = extended.dropped;
+  return Status::Ok();
+}
+
+}  // namespace
+
+void TransformReduced(const MatX& y, MatX& stiffness, MatX& mass) {
+  stiffness = y.transpose() * stiffness * y;
+  mass = y.transpose() * mass * y;
+  stiffness = 0.5 * (stiffness + stiffness.transpose()).eval();
+  mass = 0.5 * (mass + mass.transpose()).eval();
+}
+
 JointModeStageResult RunJointModeStage(
     const solvers::SparseMatrix& stiffness, const solvers::SparseMatrix& mass,
     const reduction::CraigBamptonResult& cb, const reduction::ReductionBasis& cms,
@@ -129,49 +180,8 @@ JointModeStageResult RunJointModeStage(
   result.m = result.tvd_basis.size();
   result.extended = base;
   if (!spec.none()) {
-    reduction::TvdResult tvd = reduction::ComputeTrialVectorDerivatives(
-        result.tvd_basis.vectors, contact.normals, contact.mesh.initial_gap, contact.stiffness,
-        *cb.interior_factor, cb.interior_dofs, result.focus, spec.tvd, contact.tangential);
-    result.times.tvd_forces = tvd.force_seconds;
-    result.times.tvd_solves = tvd.solve_seconds;
-    result.k = static_cast<int>(tvd.columns.size());
-    result.zero_deflections = tvd.zero_deflections;
-    result.solves = tvd.solves;
-    result.solves_per_second = tvd.solves_per_second();
-    if (!tvd.status) {
-      result.status = Status::Failure("trial vector derivatives: " + tvd.status.message);
-      return result;
-    }
-    result.joint_modes =
-        reduction::ComputeJointModes(tvd, *cb.interior_factor, cb.interior_dofs, spec.modes);
-    result.times.pod = result.joint_modes.pod_seconds;
-    result.times.joint_mode_solves = result.joint_modes.solve_seconds;
-    const reduction::JointModeResult& modes = result.joint_modes;
-    if (!modes.status && modes.rank > 0 && spec.modes.modes > modes.rank) {
-      result.status = Status::Failure(
-          "reduction.joint_modes.modes = " + std::to_string(spec.modes.modes) + ": more than the " +
-          std::to_string(modes.rank) + " joint modes the " + std::to_string(tvd.solves) +
-          " TVDs give (" + reduction::Name(spec.modes.method) + ", POVs above " +
-          FormatValue(spec.modes.rank_tolerance) + " of the largest); ask for at most " +
-          std::to_string(modes.rank) + ", or give `ratio` instead of `modes`");
-      return result;
-    }
-    if (!modes.status) {
-      result.status = Status::Failure(modes.status.message);
-      return result;
-    }
-    result.g = static_cast<int>(result.joint_modes.modes.cols());
-    if (result.g > 0) result.ratio = result.joint_modes.ratio(result.g - 1);
-    const Clock::time_point start = Clock::now();
-    reduction::ExtendResult extended = reduction::ExtendBasis(
-        base, result.joint_modes.modes, stiffness, reduction::VectorKind::kJointMode, "joint");
-    result.times.extend = Seconds(start);
-    if (!extended.status) {
-      result.status = Status::Failure("joint modes: " + extended.status.message);
-      return result;
-    }
-    result.extended = std::move(extended.basis);
-    result.dropped = extended.dropped;
+    result.status = ExtendByStageJointModes(stiffness, cb, base, contact, spec, result);
+    if (!result.status) return result;
   }
   // The reduced eigenproblem of the extended basis: its frequencies either way, and its
   // free-free modes as the final basis when orthogonalizing.
@@ -188,16 +198,8 @@ JointModeStageResult RunJointModeStage(
     return result;
   }
   result.frequencies = ff.frequencies;
-  if (orthogonalize) {
-    result.basis = ff.basis;
-    const MatX& y = ff.transform;
-    result.stiffness = y.transpose() * result.stiffness * y;
-    result.mass = y.transpose() * result.mass * y;
-    result.stiffness = 0.5 * (result.stiffness + result.stiffness.transpose()).eval();
-    result.mass = 0.5 * (result.mass + result.mass.transpose()).eval();
-  } else {
-    result.basis = result.extended;
-  }
+  result.basis = orthogonalize ? ff.basis : result.extended;
+  if (orthogonalize) TransformReduced(ff.transform, result.stiffness, result.mass);
   return result;
 }
 

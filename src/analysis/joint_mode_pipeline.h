@@ -153,6 +153,9 @@ struct JointModeStageResult {
   JointModeTimes times;
 };
 
+// K and M of a reduced basis V in the coordinates of V Y: Y^T K Y and Y^T M Y, symmetrized.
+void TransformReduced(const MatX& y, MatX& stiffness, MatX& mass);
+
 // `stiffness`, `mass`: K and M on the independent DOFs; `cb` the Craig-Bampton result
 // (its K_ii factor, interior DOFs and basis); `cms` the basis whose TVDs are taken
 // (free-free modes, or Craig-Bampton's); `preload_mode` phi_PL or null.

@@ -122,12 +122,8 @@ void FinishWithoutJoint(const ReductionOptions& options, ReductionResult& result
   result.stiffness = cb.stiffness;
   result.mass = cb.mass;
   result.basis = options.orthogonalize ? result.free_free.basis : cb.basis;
-  if (!options.orthogonalize) return;
-  const MatX& y = result.free_free.transform;
-  result.stiffness = y.transpose() * cb.stiffness * y;
-  result.mass = y.transpose() * cb.mass * y;
-  result.stiffness = 0.5 * (result.stiffness + result.stiffness.transpose()).eval();
-  result.mass = 0.5 * (result.mass + result.mass.transpose()).eval();
+  if (options.orthogonalize)
+    TransformReduced(result.free_free.transform, result.stiffness, result.mass);
 }
 
 }  // namespace
