@@ -258,8 +258,8 @@ RigidBlock MakeRigidBlock(std::shared_ptr<const laws::NormalLaw> normal_law,
        .normal = {.kind = lumped::NormalSource::Kind::kGapDofs,
                   .law = std::move(lumped_normal_law),
                   .a = 2}});
-  model.loads = {{.dof = 0, .force = lumped::TimeFunction::Constant(f)},
-                 {.dof = 2, .force = lumped::TimeFunction::Constant(-n_force)}};
+  model.loads = {{.dof = 0, .force = time::TimeFunction::Constant(f)},
+                 {.dof = 2, .force = time::TimeFunction::Constant(-n_force)}};
   r.lumped = std::make_unique<lumped::LumpedSystem>(model);
   return r;
 }
