@@ -85,7 +85,7 @@ lumped::LumpedModel Chain() {
     contact.name = "contact" + std::to_string(j);
     contact.a = {j * (kMasses / kContacts) - 1};
     contact.law = law;
-    contact.normal.pressure = lumped::TimeFunction::Constant(40.0);
+    contact.normal.pressure = time::TimeFunction::Constant(40.0);
     model.friction.push_back(std::move(contact));
   }
   return model;
@@ -111,8 +111,8 @@ TimeDomain IntegrateToSteadyState(const lumped::LumpedModel& chain, double omega
                                   io::CsvWriter& csv) {
   lumped::LumpedModel model = chain;
   model.loads.push_back(
-      {kForced, lumped::TimeFunction::Sinusoid(kForce, omega / (2.0 * std::numbers::pi),
-                                               std::numbers::pi / 2.0, 0.0)});
+      {kForced, time::TimeFunction::Sinusoid(kForce, omega / (2.0 * std::numbers::pi),
+                                             std::numbers::pi / 2.0, 0.0)});
   lumped::LumpedSystem system(model);
   const double period = 2.0 * std::numbers::pi / omega;
   time::IntegratorOptions options;

@@ -91,7 +91,7 @@ std::unique_ptr<joint::JointedSystem> FullSystem(const JointDynamicsOptions& opt
   for (size_t i = 0; i < options.loads.size(); ++i)
     loads.push_back({fe::AssembleLoads(model, options.loads[i].loads,
                                        "dynamic_loads[" + std::to_string(i) + "].loads"),
-                     [f = options.loads[i].function](double t) { return f.Value(t); }});
+                     options.loads[i].function});
   return std::make_unique<joint::JointedSystem>(std::move(matrices), std::move(operators),
                                                 std::move(loads));
 }

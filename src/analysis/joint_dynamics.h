@@ -42,8 +42,8 @@
 #include "joint/jointed_system.h"
 #include "laws/normal_law.h"
 #include "laws/tangential_law.h"
-#include "lumped/time_function.h"
 #include "time/integrator.h"
+#include "time/time_function.h"
 
 namespace jointdyn::analysis {
 
@@ -57,7 +57,7 @@ struct JointSpec {
 // Loads on reference nodes times a time function.
 struct DynamicLoad {
   std::vector<fe::NodeLoad> loads;  // [N, N m] per unit of the function
-  lumped::TimeFunction function;    // [-]
+  time::TimeFunction function;      // [-]
 };
 
 // A run: the full model, or the CMS basis extended by g joint modes of a method.

@@ -74,8 +74,7 @@ JointedSystem::JointedSystem(StructureMatrices matrices, std::vector<JointOperat
              "JointedSystem: joints must be sparse with a sparse K, dense with a dense K");
   }
   for (const TimedLoad& load : loads_)
-    JD_CHECK(load.vector.size() == n && load.factor,
-             "JointedSystem: a load needs a vector of the state size and a time function");
+    JD_CHECK(load.vector.size() == n, "JointedSystem: a load needs a vector of the state size");
   if (dense_) dense_jacobian_ = MatX::Zero(n, n);
 }
 
@@ -128,7 +127,7 @@ void JointedSystem::AddJointJacobians(Derivative derivative, Matrix& target) {
 
 void JointedSystem::ExternalForce(double t, VecX& f) const {
   f.setZero(size());
-  for (const TimedLoad& load : loads_) f += load.factor(t) * load.vector;
+  for (const TimedLoad& load : loads_) f += load.factor.Value(t) * load.vector;
 }
 
 void JointedSystem::Commit() {

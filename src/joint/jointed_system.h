@@ -15,8 +15,8 @@
 // assembler over joint operators, so the joint layer gains a dependency on `time`
 // (joint -> laws, fe, time; time -> solvers only, so no cycle). A separate layer above joint
 // and time would hold this one class; mbs (-> joint, time) can use it as it is.
-// The load time functions are std::function<double(double)>: lumped/time_function.h lives
-// in the lumped layer, which is not below joint (io wraps a TimeFunction in a lambda).
+// The load factors are time functions of the time layer (time/time_function.h), as the
+// forces of the lumped models are.
 //
 // History: InternalForce() evaluates every joint from its committed history (the trial
 // history stays in the joint), Commit() commits the joints; a rejected step needs no
@@ -29,20 +29,20 @@
 // only without contact.
 #pragma once
 
-#include <functional>
 #include <span>
 #include <vector>
 
 #include "core/types.h"
 #include "joint/joint_operator.h"
 #include "time/second_order_system.h"
+#include "time/time_function.h"
 
 namespace jointdyn::joint {
 
 // f(t) = vector * factor(t).
 struct TimedLoad {
-  VecX vector;                           // load vector on the state [N] (V^T l when reduced)
-  std::function<double(double)> factor;  // time function of t [s] [-]
+  VecX vector;                // load vector on the state [N] (V^T l when reduced)
+  time::TimeFunction factor;  // of t [s] [-]
 };
 
 // Sparse for the full model, dense for a reduced one (K and the joints stored alike).

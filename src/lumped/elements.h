@@ -30,7 +30,7 @@
 #include "laws/contact_point.h"
 #include "laws/normal_law.h"
 #include "laws/tangential_law.h"
-#include "lumped/time_function.h"
+#include "time/time_function.h"
 
 namespace jointdyn::lumped {
 
@@ -44,9 +44,9 @@ struct NormalSource {
     kGapDofs,      // the normal law at g = gap0 + q_a - q_b: node-to-node contact
   };
   Kind kind = Kind::kPressure;
-  TimeFunction pressure;                       // kPressure [N]
+  time::TimeFunction pressure;                 // kPressure [N]
   std::shared_ptr<const laws::NormalLaw> law;  // kGapFunction, kGapDofs (forces in N)
-  TimeFunction gap;                            // kGapFunction [m]
+  time::TimeFunction gap;                      // kGapFunction [m]
   int a = kGround, b = kGround;                // kGapDofs: the normal DOF pair
   double gap0 = 0.0;                           // kGapDofs: gap at q_a = q_b [m]
 };

@@ -36,17 +36,17 @@
 #include <vector>
 
 #include "lumped/elements.h"
-#include "lumped/time_function.h"
 #include "time/second_order_system.h"
+#include "time/time_function.h"
 
 namespace jointdyn::lumped {
 
 struct Dof {
   std::string name;
-  double mass = 0.0;                   // [kg], > 0 for free DOFs; unused when prescribed
-  std::optional<TimeFunction> motion;  // prescribed q(t) [m]; empty: free DOF (an unknown)
-  double q0 = 0.0;                     // initial position of a free DOF [m]
-  double v0 = 0.0;                     // initial velocity of a free DOF [m/s]
+  double mass = 0.0;                         // [kg], > 0 for free DOFs; unused when prescribed
+  std::optional<time::TimeFunction> motion;  // prescribed q(t) [m]; empty: free DOF (an unknown)
+  double q0 = 0.0;                           // initial position of a free DOF [m]
+  double v0 = 0.0;                           // initial velocity of a free DOF [m/s]
 };
 
 // Linear spring: internal force k (q_a - q_b) at a, minus that at b.
@@ -66,7 +66,7 @@ struct Damper {
 // External force on a free DOF [N].
 struct Load {
   int dof = 0;
-  TimeFunction force;
+  time::TimeFunction force;
 };
 
 struct LumpedModel {

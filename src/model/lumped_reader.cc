@@ -9,7 +9,7 @@
 namespace jointdyn::model {
 
 using lumped::kGround;
-using lumped::TimeFunction;
+using time::TimeFunction;
 using Kind = ModelNode::Kind;
 
 int DofTable::Read(const ModelNode& node, const std::string& key, bool ground_ok) const {

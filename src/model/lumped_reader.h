@@ -39,7 +39,7 @@ class DofTable {
   std::vector<std::string> names_;
 };
 
-lumped::TimeFunction ReadTimeFunction(const ModelNode& node);
+time::TimeFunction ReadTimeFunction(const ModelNode& node);
 
 struct LumpedStructure {
   lumped::LumpedModel model;  // without loads

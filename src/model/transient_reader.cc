@@ -9,7 +9,7 @@
 namespace jointdyn::model {
 namespace {
 
-using lumped::TimeFunction;
+using time::TimeFunction;
 using Kind = ModelNode::Kind;
 
 // An axis label for `columns` from their kind (q_, v_, f_, fx_, fy_ or p_, energies).

@@ -40,8 +40,8 @@ struct TwoBlockParams {
   double eps = 1e13;                                  // linear penalty [Pa/m]
   std::shared_ptr<const laws::NormalLaw> normal_law;  // null: the linear penalty eps
   laws::CoulombParams friction;
-  std::function<double(double)> normal, tangential;  // [N]
-  double rayleigh_beta = 0.0;                        // [s]
+  time::TimeFunction normal, tangential;  // [N]
+  double rayleigh_beta = 0.0;             // [s]
 };
 
 TwoBlocks MakeTwoBlocks(const TwoBlockParams& p) {
@@ -80,16 +80,6 @@ TwoBlocks MakeTwoBlocks(const TwoBlockParams& p) {
   b.system =
       std::make_unique<JointedSystem>(std::move(matrices), std::move(joints), std::move(loads));
   return b;
-}
-
-// Piecewise linear through (t_k, f_k), constant outside.
-std::function<double(double)> Linear(std::vector<double> t, std::vector<double> f) {
-  return [t, f](double s) {
-    if (s <= t.front()) return f.front();
-    for (std::size_t k = 1; k < t.size(); ++k)
-      if (s <= t[k]) return f[k - 1] + (f[k] - f[k - 1]) * (s - t[k - 1]) / (t[k] - t[k - 1]);
-    return f.back();
-  };
 }
 
 struct Trajectory {
@@ -136,10 +126,11 @@ time::IntegratorOptions Hht(double dt, double t_end) {
 // tolerance (1e-12), far below 1e-10.
 TEST(JointedSystem, IdentityBasisFollowsTheFullModelStepByStep) {
   const double mu = 0.3, n_max = 1e4;
-  TwoBlockParams params{.friction = {.c1 = 1e13, .c2 = 1e11, .mu = mu},
-                        .normal = Linear({0.0, 2e-4, 1.2e-3, 1.4e-3}, {0.0, n_max, n_max, -n_max}),
-                        .tangential = Linear({0.0, 1e-3}, {0.0, 2.0 * mu * n_max}),
-                        .rayleigh_beta = 1e-7};
+  TwoBlockParams params{
+      .friction = {.c1 = 1e13, .c2 = 1e11, .mu = mu},
+      .normal = time::TimeFunction::Table({0.0, 2e-4, 1.2e-3, 1.4e-3}, {0.0, n_max, n_max, -n_max}),
+      .tangential = time::TimeFunction::Table({0.0, 1e-3}, {0.0, 2.0 * mu * n_max}),
+      .rayleigh_beta = 1e-7};
   TwoBlocks full = MakeTwoBlocks(params);
   const int n = full.system->size();
   JointedSystem reduced = Reduce(*full.system, MatX::Identity(n, n));
@@ -188,8 +179,8 @@ TEST(JointedSystem, EnergyBalanceOfTheBlocksClosesUpToTheNumericalDamping) {
   const double mu = 0.3, n_max = 1e4;
   const TwoBlockParams params{
       .friction = {.c1 = 1e13, .c2 = 1e11, .mu = mu},
-      .normal = Linear({0.0, 2e-4, 1.2e-3, 1.4e-3}, {0.0, n_max, n_max, -n_max}),
-      .tangential = Linear({0.0, 1e-3}, {0.0, 2.0 * mu * n_max}),
+      .normal = time::TimeFunction::Table({0.0, 2e-4, 1.2e-3, 1.4e-3}, {0.0, n_max, n_max, -n_max}),
+      .tangential = time::TimeFunction::Table({0.0, 1e-3}, {0.0, 2.0 * mu * n_max}),
       .rayleigh_beta = 1e-7};
   double remainder[2];
   for (int refine = 0; refine < 2; ++refine) {
@@ -234,8 +225,8 @@ RigidBlock MakeRigidBlock(std::shared_ptr<const laws::NormalLaw> normal_law,
                                                {"lower_zmax", {}}},
                             .normal_law = std::move(normal_law),
                             .friction = coulomb,
-                            .normal = [=](double) { return n_force; },
-                            .tangential = [=](double) { return f; }});
+                            .normal = time::TimeFunction::Constant(n_force),
+                            .tangential = time::TimeFunction::Constant(f)});
   const TwoBlocks& b = r.blocks;
   MatX rigid = MatX::Zero(b.system->size(), 3);
   for (int node = 0; node < b.mesh.num_nodes(); ++node)
@@ -258,8 +249,8 @@ RigidBlock MakeRigidBlock(std::shared_ptr<const laws::NormalLaw> normal_law,
        .normal = {.kind = lumped::NormalSource::Kind::kGapDofs,
                   .law = std::move(lumped_normal_law),
                   .a = 2}});
-  model.loads = {{.dof = 0, .force = lumped::TimeFunction::Constant(f)},
-                 {.dof = 2, .force = lumped::TimeFunction::Constant(-n_force)}};
+  model.loads = {{.dof = 0, .force = time::TimeFunction::Constant(f)},
+                 {.dof = 2, .force = time::TimeFunction::Constant(-n_force)}};
   r.lumped = std::make_unique<lumped::LumpedSystem>(model);
   return r;
 }

@@ -125,8 +125,8 @@ JointDynamicsOptions LapJointDynamics(bool full) {
   options.joints.push_back({"joint", LapJointModes().normal_law,
                             std::make_shared<laws::CoulombLaw>(
                                 laws::CoulombParams{.c1 = 9.5e12, .c2 = 5e11, .mu = 0.15}, 2)});
-  options.loads.push_back({{{.node = "tip", .force = Vec3(0, 0, 1)}},
-                           lumped::TimeFunction::SmoothStep0(2000.0, 0.002)});
+  options.loads.push_back(
+      {{{.node = "tip", .force = Vec3(0, 0, 1)}}, time::TimeFunction::SmoothStep0(2000.0, 0.002)});
   options.cms.boundary = {"tip"};
   options.cms.vibration_modes = 4;
   options.joint_modes = LapJointModes();

@@ -25,6 +25,8 @@
 namespace jointdyn::lumped {
 namespace {
 
+using time::TimeFunction;
+
 TEST(Friction2d, RotatingForceGivesTheClosedFormCircularSteadyState) {
   const double m = 1.0, c = 0.5, k_t = 500.0, mu = 0.5, p = 2.0, f = 3.0;
   const double omega = 2.0 * std::numbers::pi * 2.0;  // 2 Hz [rad/s]

@@ -25,6 +25,7 @@ namespace jointdyn::lumped {
 namespace {
 
 using std::make_shared;
+using time::TimeFunction;
 
 // DOF indices of the base model: four free DOFs and one prescribed.
 constexpr int kX1 = 0, kX2 = 1, kY1 = 2, kY2 = 3, kU = 4;

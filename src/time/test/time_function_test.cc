@@ -1,6 +1,6 @@
 // Time functions: values at known points (closed forms), rates against central differences
 // of the values, continuity of the smoothed steps of seed 003 fig. 4.33, parameter errors.
-#include "lumped/time_function.h"
+#include "time/time_function.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 
-namespace jointdyn::lumped {
+namespace jointdyn::time {
 namespace {
 
 std::vector<std::pair<std::string, TimeFunction>> AllKinds() {
@@ -89,4 +89,4 @@ TEST(TimeFunction, RejectsBadParameters) {
 }
 
 }  // namespace
-}  // namespace jointdyn::lumped
+}  // namespace jointdyn::time

@@ -1,4 +1,4 @@
-#include "lumped/time_function.h"
+#include "time/time_function.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 
-namespace jointdyn::lumped {
+namespace jointdyn::time {
 namespace {
 
 void Require(bool ok, const std::string& key, double value, const char* rule) {
@@ -138,4 +138,4 @@ double TimeFunction::Rate(double t) const {
   return 0.0;
 }
 
-}  // namespace jointdyn::lumped
+}  // namespace jointdyn::time

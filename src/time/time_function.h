@@ -1,5 +1,6 @@
 // Scalar functions of time with their derivatives: external forces, prescribed motions,
-// prescribed normal pressures and gaps of lumped-parameter models.
+// prescribed normal pressures and gaps of lumped-parameter models (lumped/), load factors
+// of jointed structures (joint/jointed_system.h).
 //
 // Immutable after construction; the named constructors validate their parameters and
 // throw InputError naming the parameter, value and rule (like the laws). The unit is the
@@ -8,7 +9,7 @@
 
 #include <vector>
 
-namespace jointdyn::lumped {
+namespace jointdyn::time {
 
 class TimeFunction {
  public:
@@ -48,4 +49,4 @@ class TimeFunction {
   std::vector<double> times_, values_;
 };
 
-}  // namespace jointdyn::lumped
+}  // namespace jointdyn::time
