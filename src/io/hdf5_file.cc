@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -18,6 +19,7 @@ class Handle {
   ~Handle() {
     if (id_ >= 0) close_(id_);
   }
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   hid_t get() const { return id_; }
@@ -108,6 +110,16 @@ void WriteScalarAttribute(hid_t file, const std::string& path, const std::string
       H5Aclose);
   if (!attribute.ok() || H5Awrite(attribute.get(), memory, value) < 0)
     throw InputError(path + ": " + object + "@" + name, "", "cannot be written");
+}
+
+// Attribute `name` of `object` (InputError naming both when there is none).
+Handle OpenAttribute(hid_t file, const std::string& path, const std::string& object,
+                     const std::string& name) {
+  Handle attribute(H5Aopen_by_name(file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+                   H5Aclose);
+  if (!attribute.ok())
+    throw InputError(path + ": " + object + "@" + name, "", "is not an attribute");
+  return attribute;
 }
 
 }  // namespace
@@ -215,11 +227,7 @@ double Hdf5File::ReadAttribute(const std::string& object, const std::string& nam
 
 std::string Hdf5File::ReadStringAttribute(const std::string& object,
                                           const std::string& name) const {
-  const Handle attribute(
-      H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-      H5Aclose);
-  if (!attribute.ok())
-    throw InputError(path_ + ": " + object + "@" + name, "", "is not an attribute");
+  const Handle attribute = OpenAttribute(impl_->file, path_, object, name);
   const Handle type(H5Aget_type(attribute.get()), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
     throw InputError(path_ + ": " + object + "@" + name, "",
@@ -233,11 +241,7 @@ std::string Hdf5File::ReadStringAttribute(const std::string& object,
 
 std::vector<std::string> Hdf5File::ReadStringsAttribute(const std::string& object,
                                                         const std::string& name) const {
-  const Handle attribute(
-      H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-      H5Aclose);
-  if (!attribute.ok())
-    throw InputError(path_ + ": " + object + "@" + name, "", "is not an attribute");
+  const Handle attribute = OpenAttribute(impl_->file, path_, object, name);
   const Handle type(H5Aget_type(attribute.get()), H5Tclose);
   const Handle space(H5Aget_space(attribute.get()), H5Sclose);
   if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0 ||

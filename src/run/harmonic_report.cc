@@ -127,10 +127,6 @@ nlohmann::json CurveSummary(const analysis::HarmonicOptions& options,
 
 }  // namespace
 
-HarmonicReport::HarmonicReport(const analysis::HarmonicOptions& options, std::string model_file,
-                               OutputFolder& folder)
-    : Console("harmonic"), options_(options), model_file_(std::move(model_file)), folder_(folder) {}
-
 RunOutcome HarmonicReport::Finish(const analysis::HarmonicResult& result) {
   io::CsvWriter csv(folder_.File("frequency_response.csv"), Columns(options_));
   nlohmann::json curves = nlohmann::json::array();
@@ -150,15 +146,12 @@ RunOutcome HarmonicReport::Finish(const analysis::HarmonicResult& result) {
   }
   if (points >= 2) WritePlots(options_, result, folder_);
   const lumped::LumpedModel& model = options_.model;
-  nlohmann::json summary = SummaryHead("harmonic", model_file_, options_.title);
+  nlohmann::json summary = SummaryHead(analysis_, model_file_, options_.title);
   summary["dofs"] = result.dofs;
   summary["unknowns"] = result.unknowns;
-  summary["elements"] = {{"springs", model.springs.size()},
-                         {"dampers", model.dampers.size()},
-                         {"friction", model.friction.size()},
-                         {"contacts", model.contacts.size()},
-                         {"polynomial_springs", options_.polynomial_springs.size()},
-                         {"dry_friction", options_.dry_friction.size()}};
+  summary["elements"] = LumpedElementCounts(model);
+  summary["elements"]["polynomial_springs"] = options_.polynomial_springs.size();
+  summary["elements"]["dry_friction"] = options_.dry_friction.size();
   summary["harmonics"] = options_.harmonics.basis.harmonics;
   summary["odd_only"] = options_.harmonics.basis.odd_only;
   summary["samples_per_period"] = options_.harmonics.samples;

@@ -7,22 +7,15 @@
 #include <string>
 
 #include "analysis/harmonic.h"
-#include "run/console.h"
-#include "run/output_folder.h"
+#include "run/report.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
 
-class HarmonicReport : public Console<> {
+class HarmonicReport : public Report<analysis::HarmonicOptions> {
  public:
-  HarmonicReport(const analysis::HarmonicOptions& options, std::string model_file,
-                 OutputFolder& folder);
+  using Report::Report;
   RunOutcome Finish(const analysis::HarmonicResult& result);
-
- private:
-  const analysis::HarmonicOptions& options_;
-  std::string model_file_;
-  OutputFolder& folder_;
 };
 
 }  // namespace jointdyn::run

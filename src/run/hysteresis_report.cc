@@ -77,17 +77,10 @@ void WriteSweep(const laws::SweepResult& sweep, const std::string& energy_unit,
 
 }  // namespace
 
-HysteresisReport::HysteresisReport(const analysis::HysteresisOptions& options,
-                                   std::string model_file, OutputFolder& folder)
-    : Console("hysteresis"),
-      options_(options),
-      model_file_(std::move(model_file)),
-      folder_(folder) {}
-
 RunOutcome HysteresisReport::Finish(const analysis::HysteresisResult& result) {
   const laws::HysteresisResult& loop = result.loop;
   WriteLoop(options_, loop, folder_);
-  nlohmann::json summary = SummaryHead("hysteresis", model_file_, options_.title);
+  nlohmann::json summary = SummaryHead(analysis_, model_file_, options_.title);
   summary["law"] = options_.LawName();
   summary["samples"] = loop.samples.size();
   summary["dissipation_per_cycle"] = loop.dissipation_per_cycle;

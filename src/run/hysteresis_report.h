@@ -7,22 +7,15 @@
 #include <string>
 
 #include "analysis/hysteresis.h"
-#include "run/console.h"
-#include "run/output_folder.h"
+#include "run/report.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
 
-class HysteresisReport : public Console<> {
+class HysteresisReport : public Report<analysis::HysteresisOptions> {
  public:
-  HysteresisReport(const analysis::HysteresisOptions& options, std::string model_file,
-                   OutputFolder& folder);
+  using Report::Report;
   RunOutcome Finish(const analysis::HysteresisResult& result);
-
- private:
-  const analysis::HysteresisOptions& options_;
-  std::string model_file_;
-  OutputFolder& folder_;
 };
 
 }  // namespace jointdyn::run

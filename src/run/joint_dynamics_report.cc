@@ -207,13 +207,6 @@ void WritePlots(const JointDynamicsOptions& options, const JointDynamicsResult& 
 
 }  // namespace
 
-JointDynamicsReport::JointDynamicsReport(const JointDynamicsOptions& options,
-                                         std::string model_file, OutputFolder& folder)
-    : Console("joint dynamics"),
-      options_(options),
-      model_file_(std::move(model_file)),
-      folder_(folder) {}
-
 void JointDynamicsReport::ModelBuilt(const fe::FeModel& model) { model_ = &model; }
 
 void JointDynamicsReport::Sample(const DynamicRun& run, double time,
@@ -254,7 +247,7 @@ void JointDynamicsReport::RunFinished(const JointDynamicsResult& result, size_t 
 
 nlohmann::json JointDynamicsReport::Summary(const JointDynamicsResult& result) const {
   nlohmann::json summary =
-      FeRunSummary("joint_dynamics", model_file_, options_.title, options_.fe, result.model);
+      FeRunSummary(analysis_, model_file_, options_.title, options_.fe, result.model);
   nlohmann::json joints = nlohmann::json::array();
   int pairs = 0;
   for (size_t j = 0; j < result.joint_pairs.size(); ++j) {

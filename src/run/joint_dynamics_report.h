@@ -14,16 +14,15 @@
 #include "analysis/joint_dynamics.h"
 #include "io/pvd.h"
 #include "io/results.h"
-#include "run/console.h"
-#include "run/output_folder.h"
+#include "run/report.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
 
-class JointDynamicsReport : public Console<analysis::JointDynamicsObserver> {
+class JointDynamicsReport
+    : public Report<analysis::JointDynamicsOptions, analysis::JointDynamicsObserver> {
  public:
-  JointDynamicsReport(const analysis::JointDynamicsOptions& options, std::string model_file,
-                      OutputFolder& folder);
+  using Report::Report;
   void ModelBuilt(const fe::FeModel& model) override;
   void Sample(const analysis::DynamicRun& run, double time,
               const std::array<double, analysis::kCriteria>& criteria, const VecX& dofs) override;
@@ -36,9 +35,6 @@ class JointDynamicsReport : public Console<analysis::JointDynamicsObserver> {
  private:
   nlohmann::json Summary(const analysis::JointDynamicsResult& result) const;
 
-  const analysis::JointDynamicsOptions& options_;
-  std::string model_file_;
-  OutputFolder& folder_;
   const fe::FeModel* model_ = nullptr;
   std::unique_ptr<io::CsvWriter> histories_;
   std::map<std::string, std::unique_ptr<io::PvdWriter>> pvds_;  // per run and joint

@@ -144,16 +144,9 @@ void WritePovs(const std::vector<analysis::PovCurve>& povs, OutputFolder& folder
 
 }  // namespace
 
-JointModeStudyReport::JointModeStudyReport(const analysis::JointModeStudyOptions& options,
-                                           std::string model_file, OutputFolder& folder)
-    : Console("joint-mode study"),
-      options_(options),
-      model_file_(std::move(model_file)),
-      folder_(folder) {}
-
 RunOutcome JointModeStudyReport::Finish(const analysis::JointModeStudyResult& result) {
   nlohmann::json summary =
-      FeRunSummary("joint_mode_study", model_file_, options_.title, options_.fe, result.model);
+      FeRunSummary(analysis_, model_file_, options_.title, options_.fe, result.model);
   summary["pairs"] = result.pairs;
   std::map<std::string, double> times = result.times;
   times["total"] = result.wall_seconds;

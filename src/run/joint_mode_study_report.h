@@ -9,22 +9,15 @@
 #include <string>
 
 #include "analysis/joint_mode_study.h"
-#include "run/console.h"
-#include "run/output_folder.h"
+#include "run/report.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
 
-class JointModeStudyReport : public Console<> {
+class JointModeStudyReport : public Report<analysis::JointModeStudyOptions> {
  public:
-  JointModeStudyReport(const analysis::JointModeStudyOptions& options, std::string model_file,
-                       OutputFolder& folder);
+  using Report::Report;
   RunOutcome Finish(const analysis::JointModeStudyResult& result);
-
- private:
-  const analysis::JointModeStudyOptions& options_;
-  std::string model_file_;
-  OutputFolder& folder_;
 };
 
 }  // namespace jointdyn::run

@@ -38,10 +38,6 @@ void WriteFrequencies(const std::string& title, const analysis::ModalResult& res
 
 }  // namespace
 
-ModalReport::ModalReport(const analysis::ModalOptions& options, std::string model_file,
-                         OutputFolder& folder)
-    : Console("modal"), options_(options), model_file_(std::move(model_file)), folder_(folder) {}
-
 RunOutcome ModalReport::Finish(const analysis::ModalResult& result) {
   const fe::FeModel& model = result.model;
   WriteContactPairs(model, folder_);
@@ -61,7 +57,7 @@ RunOutcome ModalReport::Finish(const analysis::ModalResult& result) {
     grid.field_data.push_back({names[k] + "_frequency_hz", 1, {result.frequencies_hz[k]}});
   io::WriteVtu(folder_.File("mesh.vtu"), grid);
 
-  nlohmann::json summary = FeRunSummary("modal", model_file_, options_.title, options_.fe, model);
+  nlohmann::json summary = FeRunSummary(analysis_, model_file_, options_.title, options_.fe, model);
   summary["modes"] = {{"count", options_.mode_count},
                       {"shift_hz", options_.shift_frequency},
                       {"converged", result.eigen.converged},

@@ -7,21 +7,15 @@
 #include <string>
 
 #include "analysis/modal.h"
-#include "run/console.h"
-#include "run/output_folder.h"
+#include "run/report.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
 
-class ModalReport : public Console<> {
+class ModalReport : public Report<analysis::ModalOptions> {
  public:
-  ModalReport(const analysis::ModalOptions& options, std::string model_file, OutputFolder& folder);
+  using Report::Report;
   RunOutcome Finish(const analysis::ModalResult& result);
-
- private:
-  const analysis::ModalOptions& options_;
-  std::string model_file_;
-  OutputFolder& folder_;
 };
 
 }  // namespace jointdyn::run

@@ -349,13 +349,6 @@ nlohmann::json JointSummary(const analysis::ReductionOptions& spec,
 
 }  // namespace
 
-ReductionReport::ReductionReport(const analysis::ReductionOptions& options, std::string model_file,
-                                 OutputFolder& folder)
-    : Console("reduction"),
-      options_(options),
-      model_file_(std::move(model_file)),
-      folder_(folder) {}
-
 RunOutcome ReductionReport::Finish(const analysis::ReductionResult& result) {
   const analysis::ReductionOptions& spec = options_;
   const fe::FeModel& model = result.model;
@@ -373,7 +366,7 @@ RunOutcome ReductionReport::Finish(const analysis::ReductionResult& result) {
     io::WriteVtu(folder_.File("mesh.vtu"), grid);
     if (result.joint) WriteJointResults(folder_, spec, model, *result.joint);
   }
-  nlohmann::json summary = FeRunSummary("reduction", model_file_, spec.title, spec.fe, model);
+  nlohmann::json summary = FeRunSummary(analysis_, model_file_, spec.title, spec.fe, model);
   std::vector<std::string> boundary_names;
   for (const auto& dof : result.boundary) boundary_names.push_back(dof.name);
   const int rigid = result.free_free.rigid_modes;

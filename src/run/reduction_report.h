@@ -9,22 +9,15 @@
 #include <string>
 
 #include "analysis/reduction.h"
-#include "run/console.h"
-#include "run/output_folder.h"
+#include "run/report.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
 
-class ReductionReport : public Console<> {
+class ReductionReport : public Report<analysis::ReductionOptions> {
  public:
-  ReductionReport(const analysis::ReductionOptions& options, std::string model_file,
-                  OutputFolder& folder);
+  using Report::Report;
   RunOutcome Finish(const analysis::ReductionResult& result);
-
- private:
-  const analysis::ReductionOptions& options_;
-  std::string model_file_;
-  OutputFolder& folder_;
 };
 
 }  // namespace jointdyn::run

@@ -20,21 +20,22 @@ namespace jointdyn::run {
 namespace {
 
 using model::ModelNode;
-using Runner = RunOutcome (*)(const ModelNode&, OutputFolder&);
+// Runs analysis `name` of the model file `root` into `folder`.
+using Runner = RunOutcome (*)(const std::string& name, const ModelNode& root, OutputFolder& folder);
 
 // Reads the options, runs the analysis with the report as its observer, writes the report.
 template <class Report, class Options, class Result, class Observer>
-RunOutcome Execute(const ModelNode& root, OutputFolder& folder, Options (*read)(const ModelNode&),
-                   Result (*run)(const Options&, Observer&)) {
+RunOutcome Execute(const std::string& name, const ModelNode& root, OutputFolder& folder,
+                   Options (*read)(const ModelNode&), Result (*run)(const Options&, Observer&)) {
   const Options options = read(root);
-  Report report(options, root.file(), folder);
+  Report report(name, options, root.file(), folder);
   return report.Finish(run(options, report));
 }
 
 // The transient analysis's report also takes the plots of the model file.
-RunOutcome Transient(const ModelNode& root, OutputFolder& folder) {
+RunOutcome Transient(const std::string& name, const ModelNode& root, OutputFolder& folder) {
   const model::TransientFile file = model::ReadTransient(root);
-  TransientReport report(file, root.file(), folder);
+  TransientReport report(name, file, root.file(), folder);
   return report.Finish(analysis::RunTransient(file.options, report));
 }
 
@@ -47,31 +48,31 @@ const std::vector<Entry>& Entries() {
   static const std::vector<Entry> entries = {
       {{"hysteresis",
         "one contact point of an interface law along a slip path: loops, dissipation"},
-       [](const ModelNode& r, OutputFolder& f) {
-         return Execute<HysteresisReport>(r, f, model::ReadHysteresis, analysis::RunHysteresis);
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<HysteresisReport>(n, r, f, model::ReadHysteresis, analysis::RunHysteresis);
        }},
       {{"transient", "time integration of a lumped-parameter model with interface laws"},
        Transient},
       {{"harmonic", "harmonic balance of a lumped model: frequency or level response curves"},
-       [](const ModelNode& r, OutputFolder& f) {
-         return Execute<HarmonicReport>(r, f, model::ReadHarmonic, analysis::RunHarmonic);
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<HarmonicReport>(n, r, f, model::ReadHarmonic, analysis::RunHarmonic);
        }},
       {{"modal", "FE model: mesh, assembly, contact pairs, eigenfrequencies and mode shapes"},
-       [](const ModelNode& r, OutputFolder& f) {
-         return Execute<ModalReport>(r, f, model::ReadModal, analysis::RunModal);
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<ModalReport>(n, r, f, model::ReadModal, analysis::RunModal);
        }},
       {{"reduction", "FE model reduced by Craig-Bampton, joint modes and a preload mode"},
-       [](const ModelNode& r, OutputFolder& f) {
-         return Execute<ReductionReport>(r, f, model::ReadReduction, analysis::RunReduction);
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<ReductionReport>(n, r, f, model::ReadReduction, analysis::RunReduction);
        }},
       {{"joint_mode_study", "static convergence of reduced jointed FE models against the full one"},
-       [](const ModelNode& r, OutputFolder& f) {
-         return Execute<JointModeStudyReport>(r, f, model::ReadJointModeStudy,
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<JointModeStudyReport>(n, r, f, model::ReadJointModeStudy,
                                               analysis::RunJointModeStudy);
        }},
       {{"joint_dynamics", "transients of jointed FE models with friction, full and reduced"},
-       [](const ModelNode& r, OutputFolder& f) {
-         return Execute<JointDynamicsReport>(r, f, model::ReadJointDynamics,
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<JointDynamicsReport>(n, r, f, model::ReadJointDynamics,
                                              analysis::RunJointDynamics);
        }},
   };
@@ -91,13 +92,13 @@ const std::vector<AnalysisEntry>& Analyses() {
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
   const ModelNode root = ModelNode::LoadFile(model.string());
-  std::vector<std::pair<std::string, Runner>> choices;
-  for (const Entry& entry : Entries()) choices.emplace_back(entry.info.name, entry.run);
-  const Runner run = root.Enum<Runner>("analysis", choices);
+  std::vector<std::pair<std::string, const Entry*>> choices;
+  for (const Entry& entry : Entries()) choices.emplace_back(entry.info.name, &entry);
+  const Entry* entry = root.Enum<const Entry*>("analysis", choices);
   OutputFolder folder(out_dir);
   folder.CheckWritable();
   try {
-    return run(root, folder);
+    return entry->run(entry->info.name, root, folder);
   } catch (const InputError& error) {  // found while building: located at its key's line
     throw root.Locate(error);
   }

@@ -7,6 +7,13 @@
 
 namespace jointdyn::run {
 
+nlohmann::json LumpedElementCounts(const lumped::LumpedModel& model) {
+  return {{"springs", model.springs.size()},
+          {"dampers", model.dampers.size()},
+          {"friction", model.friction.size()},
+          {"contacts", model.contacts.size()}};
+}
+
 nlohmann::json SummaryHead(const std::string& analysis, const std::string& model_file,
                            const std::string& title) {
   return {{"analysis", analysis}, {"model", model_file}, {"title", title}};

@@ -5,11 +5,15 @@
 #include <string>
 
 #include "core/status.h"
+#include "lumped/lumped_system.h"
 #include "run/output_folder.h"
 #include "run/run_model.h"
 #include "time/integrator.h"
 
 namespace jointdyn::run {
+
+// The element counts of a lumped model: springs, dampers, friction, contacts.
+nlohmann::json LumpedElementCounts(const lumped::LumpedModel& model);
 
 // The keys every summary.json starts with: analysis, model (the model file), title.
 nlohmann::json SummaryHead(const std::string& analysis, const std::string& model_file,

@@ -30,31 +30,22 @@ void WritePlots(const std::vector<model::TransientPlot>& plots,
 
 }  // namespace
 
-TransientReport::TransientReport(const model::TransientFile& file, std::string model_file,
-                                 OutputFolder& folder)
-    : Console("transient"),
-      file_(file),
-      model_file_(std::move(model_file)),
-      folder_(folder),
-      columns_(file.options.Columns()) {}
-
 void TransientReport::Sample(const std::vector<double>& row) {
-  if (!csv_) csv_ = std::make_unique<io::CsvWriter>(folder_.File("transient.csv"), columns_);
+  if (!csv_)
+    csv_ =
+        std::make_unique<io::CsvWriter>(folder_.File("transient.csv"), options_.options.Columns());
   csv_->Row(row);
 }
 
 RunOutcome TransientReport::Finish(const analysis::TransientResult& result) {
-  WritePlots(file_.plots, result, folder_);
-  const analysis::TransientOptions& options = file_.options;
+  WritePlots(options_.plots, result, folder_);
+  const analysis::TransientOptions& options = options_.options;
   const time::TransientResult& r = result.integration;
   const lumped::LumpedModel& model = options.model;
-  nlohmann::json summary = SummaryHead("transient", model_file_, options.title);
+  nlohmann::json summary = SummaryHead(analysis_, model_file_, options.title);
   summary["dofs"] = result.dofs;
   summary["prescribed_dofs"] = result.prescribed_dofs;
-  summary["elements"] = {{"springs", model.springs.size()},
-                         {"dampers", model.dampers.size()},
-                         {"friction", model.friction.size()},
-                         {"contacts", model.contacts.size()}};
+  summary["elements"] = LumpedElementCounts(model);
   summary["scheme"] = model::SchemeName(options.integrator.scheme);
   summary["t_start"] = options.integrator.t_start;
   summary["t_end"] = options.integrator.t_end;

@@ -9,23 +9,18 @@
 #include "analysis/transient.h"
 #include "io/results.h"
 #include "model/transient_reader.h"
-#include "run/console.h"
-#include "run/output_folder.h"
+#include "run/report.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
 
-class TransientReport : public Console<analysis::TransientObserver> {
+class TransientReport : public Report<model::TransientFile, analysis::TransientObserver> {
  public:
-  TransientReport(const model::TransientFile& file, std::string model_file, OutputFolder& folder);
+  using Report::Report;
   void Sample(const std::vector<double>& row) override;
   RunOutcome Finish(const analysis::TransientResult& result);
 
  private:
-  const model::TransientFile& file_;
-  std::string model_file_;
-  OutputFolder& folder_;
-  std::vector<std::string> columns_;
   std::unique_ptr<io::CsvWriter> csv_;  // opened with the first sample
 };
 
