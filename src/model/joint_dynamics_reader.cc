@@ -7,7 +7,7 @@
 #include "model/integrator_reader.h"
 #include "model/joint_mode_reader.h"
 #include "model/law_registry.h"
-#include "model/lumped_reader.h"
+#include "model/time_function_reader.h"
 
 namespace jointdyn::model {
 namespace {

@@ -39,8 +39,6 @@ class DofTable {
   std::vector<std::string> names_;
 };
 
-time::TimeFunction ReadTimeFunction(const ModelNode& node);
-
 struct LumpedStructure {
   lumped::LumpedModel model;  // without loads
   DofTable dofs{{}};

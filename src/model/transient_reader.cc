@@ -5,6 +5,7 @@
 
 #include "model/integrator_reader.h"
 #include "model/lumped_reader.h"
+#include "model/time_function_reader.h"
 
 namespace jointdyn::model {
 namespace {
