@@ -34,7 +34,6 @@
 #include "joint/joint_operator.h"
 #include "joint/static_solver.h"
 #include "laws/normal_law.h"
-#include "model/fe_reader.h"
 #include "reduction/basis.h"
 #include "reduction/craig_bampton.h"
 #include "reduction/free_free.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/error.h"
 #include "io/hdf5_file.h"
 #include "io/results.h"
 #include "io/svg_plot.h"
