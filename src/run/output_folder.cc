@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -69,7 +68,7 @@ void OutputFolder::Prepare() {
 fs::path OutputFolder::File(const std::string& name) {
   if (!prepared_) Prepare();
   const fs::path path = dir_ / name;
-  if (std::find(files_.begin(), files_.end(), name) == files_.end()) {
+  if (listed_.insert(name).second) {
     files_.push_back(name);
     if (fs::path(name).has_parent_path()) fs::create_directories(path.parent_path());
   }

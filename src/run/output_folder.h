@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace jointdyn::run {
@@ -33,7 +34,8 @@ class OutputFolder {
 
   std::filesystem::path dir_;
   bool prepared_ = false;
-  std::vector<std::string> files_;
+  std::vector<std::string> files_;          // in the order written
+  std::unordered_set<std::string> listed_;  // the same, for lookups
 };
 
 }  // namespace jointdyn::run
