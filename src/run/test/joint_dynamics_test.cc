@@ -1,4 +1,4 @@
-// `analysis: joint_dynamics` (io/joint_dynamics.h) under a haversine step:
+// `analysis: joint_dynamics` (analysis/joint_dynamics.h) under a haversine step:
 //   - a small lap joint (two hex8 blocks, 9 pairs) for 2 ms: the full FE run and reduced
 //     runs with g = 0, 4, 8 wPOD joint modes; the reduced runs approach the full one as g
 //     grows, and every result file is written (histories, errors, plots, HDF5, contact

@@ -1,7 +1,7 @@
-// The joint-mode stage (io/joint_mode_stage.h) and `analysis: reduction` with joint modes and
-// a preload mode: the stage's pieces on a coarse friction bar against closed forms, the
-// basis file against an independent evaluation of the contact kinematics, and seed 003 fig.
-// 4.12 (the preload mode reproduces the full nonlinear contact pressure around PL1).
+// The joint-mode stage (analysis/joint_mode_pipeline.h) and `analysis: reduction` with joint modes
+// and a preload mode: the stage's pieces on a coarse friction bar against closed forms, the basis
+// file against an independent evaluation of the contact kinematics, and seed 003 fig. 4.12 (the
+// preload mode reproduces the full nonlinear contact pressure around PL1).
 #include <gtest/gtest.h>
 
 #include <algorithm>

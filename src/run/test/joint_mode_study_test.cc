@@ -1,4 +1,4 @@
-// `analysis: joint_mode_study` (io/joint_mode_study.h): the example (the friction bar of seed
+// `analysis: joint_mode_study` (analysis/joint_mode_study.h): the example (the friction bar of seed
 // 003 section 4.1.1 on a coarse tet10 mesh) runs once; its summary and CSV must reproduce the
 // dissertation's finding and be consistent with themselves:
 //   - the CMS basis alone (g = 0) is far from the full solution (the joint deforms locally);
