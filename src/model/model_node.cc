@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <utility>
 
 namespace jointdyn::model {
@@ -32,15 +33,47 @@ ModelNode::ModelNode(YAML::Node node, std::shared_ptr<const std::string> file, s
       path_(std::move(path)),
       read_(std::make_shared<std::set<std::string>>()) {}
 
+namespace {
+
+// Throws InputError for a key given twice in a mapping of `node` (YAML keeps both; reading
+// would see the first only), naming its key path and both lines.
+void CheckUniqueKeys(const YAML::Node& node, const std::string& path, const std::string& file) {
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      CheckUniqueKeys(node[i], path + "[" + std::to_string(i) + "]", file);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, int> lines;  // key -> its first line
+  for (const auto& entry : node) {
+    if (!entry.first.IsScalar()) continue;
+    const std::string& key = entry.first.Scalar();
+    const std::string key_path = path.empty() ? key : path + "." + key;
+    const int line = entry.first.Mark().line + 1;
+    if (const auto [it, inserted] = lines.emplace(key, line); !inserted)
+      throw InputError(key_path, "",
+                       "is given twice (first at line " + std::to_string(it->second) + ")")
+          .Located(file, line, "");
+    CheckUniqueKeys(entry.second, key_path, file);
+  }
+}
+
+}  // namespace
+
 ModelNode ModelNode::LoadString(const std::string& text, const std::string& file) {
   auto name = std::make_shared<const std::string>(file);
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1)
+      throw InputError("", "", "a second YAML document (after ---): a model file holds one")
+          .Located(file, documents[1].Mark().line + 1, "");
+    if (!documents.empty()) root.reset(documents.front());
   } catch (const YAML::ParserException& e) {
     InputError error("", "", "YAML syntax error: " + e.msg);
     throw error.Located(file, e.mark.line + 1, "");
   }
+  CheckUniqueKeys(root, "", file);
   if (!root.IsMap())
     throw InputError("", "", "the model file must be a YAML mapping of keys to values")
         .Located(file, root.IsDefined() ? int(root.Mark().line) + 1 : 0, "");

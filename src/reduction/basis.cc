@@ -31,9 +31,13 @@ void ReductionBasis::Append(const MatX& more, VectorKind kind,
   JD_CHECK(static_cast<int>(names.size()) == more.cols(), "ReductionBasis::Append: one name each");
   JD_CHECK(size() == 0 || more.rows() == num_dofs(), "ReductionBasis::Append: row count");
   if (more.cols() == 0) return;
-  MatX joined(more.rows(), size() + more.cols());
-  joined << vectors, more;
-  vectors = std::move(joined);
+  if (size() == 0) {
+    vectors = more;  // (joining a 0 x 0 matrix with an n-row one trips Eigen's assertion)
+  } else {
+    MatX joined(more.rows(), size() + more.cols());
+    joined << vectors, more;
+    vectors = std::move(joined);
+  }
   for (const std::string& name : names) columns.push_back({kind, name});
 }
 

@@ -19,9 +19,33 @@ nlohmann::json SummaryHead(const std::string& analysis, const std::string& model
   return {{"analysis", analysis}, {"model", model_file}, {"title", title}};
 }
 
-RunOutcome WriteSummary(OutputFolder& folder, nlohmann::json summary, const Status& status,
-                        bool final) {
+namespace {
+
+// The key path of the first non-finite number in `value` ("runs[2].max_measure_error"), or
+// empty.
+std::string NonFinite(const nlohmann::json& value, const std::string& path) {
+  if (value.is_number_float() && !std::isfinite(value.get<double>())) return path;
+  if (value.is_object())
+    for (const auto& [key, item] : value.items())
+      if (std::string found = NonFinite(item, path.empty() ? key : path + "." + key);
+          !found.empty())
+        return found;
+  if (value.is_array())
+    for (size_t i = 0; i < value.size(); ++i)
+      if (std::string found = NonFinite(value[i], path + "[" + std::to_string(i) + "]");
+          !found.empty())
+        return found;
+  return "";
+}
+
+}  // namespace
+
+RunOutcome WriteSummary(OutputFolder& folder, nlohmann::json summary, Status status, bool final) {
   const std::filesystem::path path = folder.File("summary.json");
+  // JSON has no NaN: a non-finite figure is written as null and fails the run, never `ok`.
+  if (const std::string key = NonFinite(summary, ""); !key.empty())
+    status = Status::Failure((status ? "" : status.message + "; ") + "the result " + key +
+                             " is not finite (written as null)");
   summary["status"] = !final ? "running" : status ? "ok" : "failed";
   summary["message"] = status.message;
   summary["files"] = folder.files();

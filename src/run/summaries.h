@@ -21,8 +21,9 @@ nlohmann::json SummaryHead(const std::string& analysis, const std::string& model
 
 // Writes summary.json into `folder`: `summary` with status ("ok" or "failed"; "running"
 // while `final` is false), message and the files the run wrote so far (summary.json
-// included); returns the outcome of the run.
-RunOutcome WriteSummary(OutputFolder& folder, nlohmann::json summary, const Status& status,
+// included); returns the outcome of the run. A non-finite number in `summary` (written as
+// null) fails the run with a message naming its key path.
+RunOutcome WriteSummary(OutputFolder& folder, nlohmann::json summary, Status status,
                         bool final = true);
 
 // The energy balance of a run with the work of prescribed motions [J], which the
