@@ -85,6 +85,8 @@ class NormalKernel final : public harmonic::PointKernel {
 }  // namespace
 
 void HarmonicOptions::Validate() const {
+  if (const Status status = harmonics.Validate(); !status)
+    throw InputError("harmonics", "", status.message);
   harmonic::ContinuationOptions first = continuation;
   if (by_frequency() && !levels.empty()) first.fixed = levels.front();
   if (const Status status = first.Validate(); !status)
