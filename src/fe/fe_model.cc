@@ -149,6 +149,9 @@ void PairContacts(const FeModelSpec& spec, FeModel& model) {
   for (size_t c = 0; c < spec.contacts.size(); ++c) {
     const ContactSpec& contact = spec.contacts[c];
     const std::string key = "contact[" + std::to_string(c) + "]";
+    if (contact.slave == contact.master)
+      throw InputError(key + ".master", contact.master,
+                       "must differ from slave: a surface cannot be in contact with itself");
     const ContactSurface slave = Surface(model.mesh, key + ".slave", contact.slave);
     const ContactSurface master = Surface(model.mesh, key + ".master", contact.master);
     try {
