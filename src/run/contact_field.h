@@ -1,8 +1,8 @@
 // Contact field output over time (seed 003 section 3.3.3): the state of a joint's pairs as
-// a VTU point cloud (one vertex per pair at its slave node, io/vtu.h) per time step, and a
-// PVD collection that lists the steps with their times, so that ParaView opens the .pvd as
-// a time series (File > Open the .pvd; the Time control steps through it; Glyph or Point
-// Gaussian shows the points coloured by an array).
+// a VTU point cloud (one vertex per pair at its slave node, io/vtu.h) per time step; the
+// joint-dynamics report lists the steps in a PVD collection (io/pvd.h), so that ParaView
+// opens the .pvd as a time series (File > Open the .pvd; the Time control steps through it;
+// Glyph or Point Gaussian shows the points coloured by an array).
 //
 // Point data per pair (joint::PairOutput, after JointOperator::Evaluate):
 //   gap [m] (> 0 open), pressure [Pa], status (0 open, 1 stick, 2 slip: the order of
