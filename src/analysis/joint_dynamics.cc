@@ -6,6 +6,7 @@
 #include "analysis/fe_setup.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/stop.h"
 #include "joint/jointed_system.h"
 
 namespace jointdyn::analysis {
@@ -203,13 +204,15 @@ DynamicRunResult Integrate(const JointDynamicsOptions& options, const fe::FeMode
   return result;
 }
 
-// The reference run and every other run's errors against it.
+// The reference run and every other run's errors against it (the runs done: an interrupted
+// study has fewer results than runs).
 void CompareRuns(const JointDynamicsOptions& options, JointDynamicsResult& result) {
   const std::vector<DynamicRun>& runs = result.runs;
-  for (size_t r = 0; r < runs.size(); ++r)
+  const size_t done = result.results.size();
+  for (size_t r = 0; r < done; ++r)
     if (runs[r].full && result.results[r].transient.status) result.reference = result.full_run = r;
   if (!result.reference)
-    for (size_t r = 0; r < runs.size(); ++r)
+    for (size_t r = 0; r < done; ++r)
       if (!runs[r].full && result.results[r].transient.status &&
           (!result.reference || runs[r].g > runs[*result.reference].g))
         result.reference = r;
@@ -220,7 +223,7 @@ void CompareRuns(const JointDynamicsOptions& options, JointDynamicsResult& resul
     scales[c] = MaxAbs(ref.criteria[c]);
     if (scales[c] == 0.0) scales[c] = 1.0;
   }
-  for (size_t r = 0; r < runs.size(); ++r) {
+  for (size_t r = 0; r < done; ++r) {
     if (r == *result.reference) continue;
     DynamicRunResult& run = result.results[r];
     for (size_t i = 0; i < run.history.time.size(); ++i)
@@ -309,6 +312,10 @@ JointDynamicsResult RunJointDynamics(const JointDynamicsOptions& options,
   }
   for (size_t r = 0; r < result.runs.size(); ++r) {
     const DynamicRun& run = result.runs[r];
+    if (StopRequested()) {  // the runs not started are left out
+      AddFailure(result.status, StopReason() + " before run " + run.name);
+      break;
+    }
     result.results.push_back(Integrate(options, model, run, study, observer));
     const DynamicRunResult& done = result.results.back();
     if (!done.warning.empty()) observer.Note("run " + run.name + ": warning: " + done.warning);

@@ -6,6 +6,7 @@
 #include "analysis/fe_setup.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/stop.h"
 
 namespace jointdyn::analysis {
 namespace {
@@ -217,6 +218,12 @@ JointModeStudyResult RunJointModeStudy(const JointModeStudyOptions& options, Obs
   observer.Progress("full nonlinear static solutions", 0, cases);
   std::vector<StudyPoint> full;
   for (size_t c = 0; c < options.cases.size(); ++c) {
+    if (StopRequested()) {
+      result.status = Status::Failure(StopReason() + " before the full solution of load case " +
+                                      options.cases[c].name);
+      result.wall_seconds = Seconds(start);
+      return result;
+    }
     full.push_back(SolveFull(study, c, options.solver));
     result.times["full_static"] += full.back().seconds;
     if (!full.back().status) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 namespace jointdyn {
@@ -46,6 +47,10 @@ void InputError::Compose() {
   out << rule_;
   message_ = out.str();
 }
+
+IoError::IoError(const std::string& action, const std::string& path, int error_number)
+    : std::runtime_error("cannot " + action + " " + path + ": " +
+                         (error_number ? std::strerror(error_number) : "unknown reason")) {}
 
 void FailCheck(const char* condition, const char* file, int line, const std::string& message) {
   std::ostringstream out;

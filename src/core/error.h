@@ -1,5 +1,6 @@
-// Errors: InputError for bad user input (names file, line, key, value and rule),
-// JD_CHECK for internal invariants (always on, also in release builds).
+// Errors: InputError for bad user input (names file, line, key, value and rule), IoError
+// for files that cannot be written (with the operating system's reason), JD_CHECK for
+// internal invariants (always on, also in release builds).
 #pragma once
 
 #include <stdexcept>
@@ -43,6 +44,15 @@ class InputError : public std::runtime_error {
 
  public:
   const char* what() const noexcept override { return message_.c_str(); }
+};
+
+// A file that cannot be written, renamed or created (disk full, no permission, a folder
+// removed under the run): names the path and gives the operating system's reason. Not the
+// user's input (exit code 5 on the command line, not 2).
+class IoError : public std::runtime_error {
+ public:
+  // `action`: "write", "create", "rename ... to"; `error_number`: errno after the failure.
+  IoError(const std::string& action, const std::string& path, int error_number);
 };
 
 // Violated internal invariant: a bug in jointdyn, not in the input.

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "fe/mesh_faces.h"
@@ -348,8 +349,8 @@ std::string PairingResult::Summary() const {
 }
 
 void WritePairsCsv(const std::string& path, const Mesh& mesh, const PairingResult& result) {
-  std::ofstream out(path);
-  if (!out) throw InputError("pairs file", path, "cannot be written");
+  AtomicFile file(path);
+  std::ostream& out = file.out();
   out << std::setprecision(17);
   out << "pair,slave,x,y,z,gap,nx,ny,nz,t1x,t1y,t1z,t2x,t2y,t2z,area,master_nodes,"
          "master_weights\n";
@@ -366,7 +367,7 @@ void WritePairsCsv(const std::string& path, const Mesh& mesh, const PairingResul
     for (std::size_t i = 0; i < pair.weights.size(); ++i) out << (i ? " " : "") << pair.weights[i];
     out << '\n';
   }
-  if (!out) throw InputError("pairs file", path, "cannot be written");
+  file.Commit();
 }
 
 }  // namespace jointdyn::fe

@@ -81,7 +81,8 @@ PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
 
 // Writes the pairs as CSV for inspection: pair, slave, x, y, z (slave node) [m], gap [m],
 // nx..nz, t1x..t1z, t2x..t2z, area [m^2], master_nodes and master_weights (each a
-// space-separated list). Throws InputError when the file cannot be written.
+// space-separated list), atomically (core/atomic_file.h). Throws IoError when the file
+// cannot be written.
 void WritePairsCsv(const std::string& path, const Mesh& mesh, const PairingResult& result);
 
 }  // namespace jointdyn::fe

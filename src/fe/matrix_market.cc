@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace jointdyn::fe {
@@ -101,12 +102,6 @@ void AppendNumber(std::string& out, double value) {
   out.append(buffer, result.ptr);
 }
 
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw InputError("", "", "cannot write the file").Located(path, 0, "");
-}
-
 bool ExactlySymmetric(const solvers::SparseMatrix& a) {
   if (a.rows() != a.cols()) return false;
   const solvers::SparseMatrix transpose = a.transpose();
@@ -146,7 +141,7 @@ void WriteMatrixMarket(const std::string& path, const solvers::SparseMatrix& mat
       text += '\n';
     }
   }
-  WriteText(path, text);
+  WriteFileAtomically(path, text);
 }
 
 solvers::SparseMatrix ReadMatrixMarket(const std::string& path) {
@@ -245,7 +240,7 @@ void WriteMatrixModel(const std::string& prefix, const MatrixModel& model) {
       nodes += c < 2 ? ' ' : '\n';
     }
   }
-  WriteText(files.nodes, nodes);
+  WriteFileAtomically(files.nodes, nodes);
   std::string sets = "% jointdyn node sets: name count, then the 1-based nodes\n";
   for (const auto& [name, set] : mesh.node_sets) {
     sets += name + " " + std::to_string(set.size()) + "\n";
@@ -254,7 +249,7 @@ void WriteMatrixModel(const std::string& prefix, const MatrixModel& model) {
       sets += (k % 10 == 9 || k + 1 == set.size()) ? '\n' : ' ';
     }
   }
-  WriteText(files.sets, sets);
+  WriteFileAtomically(files.sets, sets);
 }
 
 MatrixModelFiles MatrixModelFiles::FromPrefix(const std::string& prefix) {

@@ -35,7 +35,7 @@ enum class MatrixSymmetry {
 };
 
 // Writes `matrix`; kSymmetric requires an exactly symmetric matrix (InternalError
-// otherwise). Throws InputError when the file cannot be written.
+// otherwise), atomically (core/atomic_file.h). Throws IoError when the file cannot be written.
 void WriteMatrixMarket(const std::string& path, const solvers::SparseMatrix& matrix,
                        MatrixSymmetry symmetry);
 // Reads a real coordinate matrix (a symmetric file is expanded to both triangles).

@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/stop.h"
 #include "harmonic/stability.h"
 #include "solvers/option_check.h"
 
@@ -339,6 +340,10 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
   VecX z_new, tangent_new;
   double largest = scales.q;  // largest coefficient of any point so far [m]
   while (static_cast<int>(result.points.size()) < options.max_points) {
+    if (StopRequested())
+      return finish(Status::Failure(StopReason() + " after " +
+                                    std::to_string(result.points.size()) + " points"),
+                    "interrupted");
     if (options.solve.displacement_scale == 0.0) {
       // Automatic scale: follow the current point's largest coefficient, so that the step
       // is relative to the amplitude along curves spanning orders of magnitude (at least

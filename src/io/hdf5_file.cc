@@ -3,10 +3,13 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace jointdyn::io {
@@ -43,18 +46,34 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode)
     : impl_(std::make_unique<Impl>()), path_(path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by exceptions
   impl_->mode = mode;
-  impl_->file = mode == Mode::kCreate
-                    ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
-                    : H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (mode == Mode::kCreate) {
+    errno = 0;
+    impl_->file = H5Fcreate(PartPath(path).c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (impl_->file < 0) throw IoError("create the HDF5 file", path, errno);
+    return;
+  }
+  impl_->file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (impl_->file < 0)
-    throw InputError("file", path,
-                     mode == Mode::kCreate ? "cannot be created as an HDF5 file"
-                                           : "cannot be opened as an HDF5 file (missing, or "
-                                             "not HDF5)");
+    throw InputError("file", path, "cannot be opened as an HDF5 file (missing, or not HDF5)");
 }
 
 Hdf5File::~Hdf5File() {
-  if (impl_ && impl_->file >= 0) H5Fclose(impl_->file);
+  if (!impl_ || impl_->file < 0) return;
+  H5Fclose(impl_->file);
+  if (impl_->mode == Mode::kCreate) {  // not committed
+    std::error_code ignored;
+    std::filesystem::remove(PartPath(path_), ignored);
+  }
+}
+
+void Hdf5File::Commit() {
+  JD_CHECK(impl_->mode == Mode::kCreate && impl_->file >= 0,
+           "Hdf5File::Commit: not an open file in create mode");
+  errno = 0;
+  const herr_t closed = H5Fclose(impl_->file);
+  impl_->file = -1;
+  if (closed < 0) throw IoError("write", path_, errno);
+  RenameFile(PartPath(path_), path_);
 }
 
 void Hdf5File::WriteDataset(const std::string& name, int rank, const unsigned long long* dims,
@@ -70,7 +89,7 @@ void Hdf5File::WriteDataset(const std::string& name, int rank, const unsigned lo
                        H5Dclose);
   if (!dataset.ok() ||
       H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-    throw InputError(path_ + ": " + name, "", "cannot be written (disk full?)");
+    throw IoError("write the dataset " + name + " of", path_, errno);
 }
 
 void Hdf5File::WriteMatrix(const std::string& name, const MatX& matrix, const std::string& unit) {

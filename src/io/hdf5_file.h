@@ -8,9 +8,11 @@
 // rows x cols (what h5py and MATLAB's h5read show as the matrix itself, MATLAB
 // transposed), doubles in native little-endian IEEE format.
 //
-// Errors (a file that cannot be created or opened, a missing dataset, a wrong shape) throw
-// InputError naming the file and the dataset path; HDF5's own error printing is turned
-// off.
+// A file is created under "<name>.part" and renamed to its name by Commit() (io/
+// atomic_file.h); one not committed (an exception on the way) is removed. Errors reading (a
+// file that cannot be opened, a missing dataset, a wrong shape) throw InputError naming the
+// file and the dataset path; errors writing throw IoError with the operating system's
+// reason; HDF5's own error printing is turned off.
 #pragma once
 
 #include <memory>
@@ -24,9 +26,11 @@ namespace jointdyn::io {
 
 class Hdf5File {
  public:
-  enum class Mode { kCreate, kRead };  // kCreate truncates an existing file
+  enum class Mode { kCreate, kRead };  // kCreate replaces an existing file at Commit()
   Hdf5File(const std::string& path, Mode mode);
-  ~Hdf5File();
+  ~Hdf5File();  // kCreate without Commit(): the .part file is removed
+  // kCreate: closes the file and renames it into place; nothing may be written after.
+  void Commit();
   Hdf5File(const Hdf5File&) = delete;
   Hdf5File& operator=(const Hdf5File&) = delete;
 

@@ -1,11 +1,10 @@
 #include "io/pvd.h"
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
-#include <stdexcept>
 #include <utility>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "io/svg_plot.h"
 
@@ -26,9 +25,7 @@ void PvdWriter::Add(double time, const std::string& file) {
     xml << "<DataSet timestep=\"" << t << "\" group=\"\" part=\"0\" file=\"" << EscapeXml(name)
         << "\"/>\n";
   xml << "</Collection>\n</VTKFile>\n";
-  std::ofstream out(path_, std::ios::binary);
-  out << xml.str();
-  if (!out) throw std::runtime_error("cannot write " + path_.string());
+  WriteFileAtomically(path_, xml.str());
 }
 
 }  // namespace jointdyn::io

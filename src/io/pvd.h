@@ -18,8 +18,8 @@ class PvdWriter {
   explicit PvdWriter(std::filesystem::path path);
 
   // Records `file` (relative to the .pvd's directory, as ParaView resolves it) at `time`
-  // [s]; times must increase (InternalError otherwise). Throws std::runtime_error naming
-  // the path when the .pvd cannot be written.
+  // [s]; times must increase (InternalError otherwise). Throws IoError naming the path
+  // and the reason when the .pvd cannot be written (it is replaced atomically).
   void Add(double time, const std::string& file);
   int size() const { return static_cast<int>(entries_.size()); }
   const std::filesystem::path& path() const { return path_; }

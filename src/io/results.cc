@@ -1,7 +1,7 @@
 #include "io/results.h"
 
+#include <cerrno>
 #include <cmath>
-#include <stdexcept>
 #include <utility>
 
 #include "core/error.h"
@@ -9,12 +9,22 @@
 namespace jointdyn::io {
 
 CsvWriter::CsvWriter(const std::filesystem::path& path, const std::vector<std::string>& columns)
-    : path_(path), out_(path), columns_(columns.size()) {
-  if (!out_) throw std::runtime_error("cannot write " + path.string());
-  for (size_t i = 0; i < columns.size(); ++i) out_ << (i ? "," : "") << columns[i];
-  out_ << "\n";
-  out_.precision(17);
+    : path_(path), file_(path), columns_(columns.size()) {
+  std::ostream& out = file_.out();
+  for (size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << columns[i];
+  out << "\n";
+  out.precision(17);
 }
+
+CsvWriter::~CsvWriter() {
+  if (failed_) return;
+  try {
+    Close();
+  } catch (const IoError&) {  // the .part file is removed
+  }
+}
+
+void CsvWriter::Close() { file_.Commit(); }
 
 void CsvWriter::Row(const std::vector<double>& values) { Write({}, values, ""); }
 
@@ -28,15 +38,18 @@ void CsvWriter::Row(const std::vector<std::string>& texts, const std::vector<dou
 
 void CsvWriter::Write(const std::vector<std::string>& texts, const std::vector<double>& values,
                       const std::string& trailing) {
+  JD_CHECK(!file_.committed(), "CSV row after Close() of " + path_.string());
   JD_CHECK(texts.size() + values.size() + (trailing.empty() ? 0 : 1) == columns_,
            "CSV row width does not match the header of " + path_.string());
+  std::ostream& out = file_.out();
   const char* separator = "";
-  for (const std::string& text : texts) out_ << std::exchange(separator, ",") << text;
-  for (double value : values) out_ << std::exchange(separator, ",") << value;
-  if (!trailing.empty()) out_ << separator << trailing;
-  out_ << "\n";
-  out_.flush();
-  if (!out_) throw std::runtime_error("cannot write " + path_.string());
+  for (const std::string& text : texts) out << std::exchange(separator, ",") << text;
+  for (double value : values) out << std::exchange(separator, ",") << value;
+  if (!trailing.empty()) out << separator << trailing;
+  out << "\n";
+  failed_ = true;  // until the flush succeeded
+  file_.Flush();
+  failed_ = false;
 }
 
 namespace {
@@ -54,23 +67,18 @@ nlohmann::json Sanitized(const nlohmann::json& value) {
 }  // namespace
 
 void WriteJson(const std::filesystem::path& path, const nlohmann::json& summary) {
-  std::ofstream out(path);
-  out << Sanitized(summary).dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  WriteFileAtomically(path, Sanitized(summary).dump(2) + "\n");
 }
 
 void WriteText(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  WriteFileAtomically(path, text);
 }
 
 void EnsureDirectory(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
-    throw std::runtime_error("cannot create the output directory " + dir.string() + ": " +
-                             ec.message());
+    throw IoError("create the folder", dir.string(), ec ? ec.value() : ENOTDIR);
 }
 
 }  // namespace jointdyn::io

@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
+
+#include "core/atomic_file.h"
 
 namespace jointdyn::io {
 namespace {
@@ -656,14 +655,7 @@ std::string RenderSvgPlot(const PlotSpec& spec) {
 }
 
 void WriteSvgPlot(const PlotSpec& spec, const std::filesystem::path& path) {
-  const std::string svg = RenderSvgPlot(spec);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (file) file << svg;
-  if (file) file.close();
-  if (!file) {
-    throw std::runtime_error("cannot write plot to '" + path.string() +
-                             "': " + std::strerror(errno));
-  }
+  WriteFileAtomically(path, RenderSvgPlot(spec));
 }
 
 }  // namespace jointdyn::io

@@ -33,8 +33,8 @@ struct PlotSpec {
 };
 
 // Points with a non-positive value on a log axis are skipped like non-finite ones.
-// Writes a standalone SVG (about 800x560 px). Throws std::runtime_error naming the path
-// when the file cannot be written; throws std::invalid_argument (naming the series) when
+// Writes a standalone SVG (about 800x560 px). Throws IoError naming the path and the
+// reason when the file cannot be written; throws std::invalid_argument (naming the series) when
 // x and y lengths differ or a log axis gets non-positive data only.
 void WriteSvgPlot(const PlotSpec& spec, const std::filesystem::path& path);
 

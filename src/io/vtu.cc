@@ -1,10 +1,9 @@
 #include "io/vtu.h"
 
 #include <bit>
-#include <fstream>
 #include <sstream>
-#include <stdexcept>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "io/svg_plot.h"
 
@@ -90,9 +89,9 @@ void WriteVtu(const std::filesystem::path& path, const VtuGrid& grid) {
   array("Int64", "offsets", 1, grid.offsets);
   array("UInt8", "types", 1, grid.types);
   xml << "</Cells>\n</Piece>\n</UnstructuredGrid>\n<AppendedData encoding=\"raw\">\n_";
-  std::ofstream out(path, std::ios::binary);
-  out << xml.str() << data << "\n</AppendedData>\n</VTKFile>\n";
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  AtomicFile file(path);
+  file.out() << xml.str() << data << "\n</AppendedData>\n</VTKFile>\n";
+  file.Commit();
 }
 
 }  // namespace jointdyn::io

@@ -40,8 +40,8 @@ struct VtuGrid {
 // Vertex cells at `points` (rows x, y, z [m]).
 VtuGrid PointGrid(const MatX& points);
 
-// Checks array sizes (InternalError for a mismatch) and writes the file; throws
-// std::runtime_error naming the path when it cannot be written.
+// Checks array sizes (InternalError for a mismatch) and writes the file (atomically); throws
+// IoError naming the path and the reason when it cannot be written.
 void WriteVtu(const std::filesystem::path& path, const VtuGrid& grid);
 
 }  // namespace jointdyn::io

@@ -108,6 +108,7 @@ void WriteHistories(const std::filesystem::path& path, const JointDynamicsOption
     file.WriteAttribute(group + "/time", "status",
                         std::string(result.results[r].transient.status.ok ? "ok" : "failed"));
   }
+  file.Commit();
 }
 
 // One run's figures in the summary.
@@ -305,6 +306,7 @@ nlohmann::json JointDynamicsReport::Summary(const JointDynamicsResult& result) c
 }
 
 RunOutcome JointDynamicsReport::Finish(const JointDynamicsResult& result) {
+  if (histories_) histories_->Close();
   nlohmann::json summary = Summary(result);
   if (result.results.size() == result.runs.size()) {  // every run done
     summary["reference"] = result.reference ? result.runs[*result.reference].name : "none";

@@ -174,6 +174,7 @@ void WriteBasisFile(const std::filesystem::path& path, const analysis::Reduction
   WriteContactPairs(file, model);
   WriteExpansion(file, *model.dofs);
   if (result.joint) WriteJoint(file, spec, *result.joint, basis);
+  file.Commit();
 }
 
 void WriteFrequencies(OutputFolder& folder, const std::string& title,

@@ -14,6 +14,7 @@
 #include "run/joint_mode_study_report.h"
 #include "run/modal_report.h"
 #include "run/reduction_report.h"
+#include "run/summaries.h"
 #include "run/transient_report.h"
 
 namespace jointdyn::run {
@@ -28,6 +29,7 @@ template <class Report, class Options, class Result, class Observer>
 RunOutcome Execute(const std::string& name, const ModelNode& root, OutputFolder& folder,
                    Options (*read)(const ModelNode&), Result (*run)(const Options&, Observer&)) {
   const Options options = read(root);
+  WriteRunningSummary(folder, name, root.file());
   Report report(name, options, root.file(), folder);
   return report.Finish(run(options, report));
 }
@@ -35,6 +37,7 @@ RunOutcome Execute(const std::string& name, const ModelNode& root, OutputFolder&
 // The transient analysis's report also takes the plots of the model file.
 RunOutcome Transient(const std::string& name, const ModelNode& root, OutputFolder& folder) {
   const model::TransientFile file = model::ReadTransient(root);
+  WriteRunningSummary(folder, name, root.file());
   TransientReport report(name, file, root.file(), folder);
   return report.Finish(analysis::RunTransient(file.options, report));
 }
@@ -97,10 +100,15 @@ RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesyste
   const Entry* entry = root.Enum<const Entry*>("analysis", choices);
   OutputFolder folder(out_dir);
   folder.CheckWritable();
+  folder.Lock();
   try {
     return entry->run(entry->info.name, root, folder);
   } catch (const InputError& error) {  // found while building: located at its key's line
+    folder.Abandon();
     throw root.Locate(error);
+  } catch (const std::exception& error) {  // a write failed, an internal error
+    WriteFailedSummary(folder, error.what());
+    throw;
   }
 }
 

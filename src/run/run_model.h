@@ -1,7 +1,7 @@
 // Running a model file: reads the top-level `analysis:` key, reads the options of that
 // analysis (src/model), runs it (src/analysis) with its report writer as the observer, and
 // writes the results (CSV, HDF5, VTU, SVG and summary.json) into the output folder
-// (run/output_folder.h: a rerun first removes the earlier run's files).
+// (run/output_folder.h: one run at a time; a rerun first removes the earlier run's files).
 #pragma once
 
 #include <filesystem>
@@ -23,8 +23,13 @@ struct AnalysisEntry {
 };
 const std::vector<AnalysisEntry>& Analyses();
 
-// Throws InputError for a bad model file or output folder (nothing is written then), with
-// errors found while building the model located at their key's line.
+// Locks the output folder for the run (run/output_folder.h) and writes summary.json with
+// status "running" once the model file has been read. Throws InputError for a bad model
+// file or output folder or a folder another run holds (nothing is written then), with
+// errors found while building the model located at their key's line; IoError when a
+// result cannot be written (summary.json then says "failed" with the reason, if the disk
+// still takes it). A run stopped by SIGINT/SIGTERM (core/stop.h) returns ok = false with
+// its results so far and status "interrupted".
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir);
 
 }  // namespace jointdyn::run

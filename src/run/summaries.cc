@@ -1,8 +1,11 @@
 #include "run/summaries.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 
+#include "core/stop.h"
 #include "io/results.h"
 
 namespace jointdyn::run {
@@ -46,11 +49,36 @@ RunOutcome WriteSummary(OutputFolder& folder, nlohmann::json summary, Status sta
   if (const std::string key = NonFinite(summary, ""); !key.empty())
     status = Status::Failure((status ? "" : status.message + "; ") + "the result " + key +
                              " is not finite (written as null)");
-  summary["status"] = !final ? "running" : status ? "ok" : "failed";
+  summary["status"] = !final                ? "running"
+                      : status              ? "ok"
+                      : StopRequested() > 0 ? "interrupted"
+                                            : "failed";
   summary["message"] = status.message;
-  summary["files"] = folder.files();
+  folder.set_last_summary(summary);
+  std::vector<std::string> files = folder.Complete();
+  if (std::find(files.begin(), files.end(), "summary.json") == files.end())
+    files.push_back("summary.json");  // the first one: complete once written
+  summary["files"] = files;
+  summary["partial"] = folder.Partial();
   io::WriteJson(path, summary);
   return {status.ok, status.message, path};
+}
+
+void WriteRunningSummary(OutputFolder& folder, const std::string& analysis,
+                         const std::string& model_file) {
+  nlohmann::json summary = SummaryHead(analysis, model_file, "");
+  summary.erase("title");
+  summary["process"] = getpid();
+  WriteSummary(folder, std::move(summary), Status::Ok(), false);
+}
+
+void WriteFailedSummary(OutputFolder& folder, const std::string& message) {
+  nlohmann::json summary = folder.last_summary();
+  if (summary.is_null()) return;  // nothing written yet: nothing to say it in
+  try {
+    WriteSummary(folder, std::move(summary), Status::Failure(message));
+  } catch (const std::exception&) {  // the disk is full: the last summary stays
+  }
 }
 
 nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_work) {

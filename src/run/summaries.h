@@ -19,12 +19,22 @@ nlohmann::json LumpedElementCounts(const lumped::LumpedModel& model);
 nlohmann::json SummaryHead(const std::string& analysis, const std::string& model_file,
                            const std::string& title);
 
-// Writes summary.json into `folder`: `summary` with status ("ok" or "failed"; "running"
-// while `final` is false), message and the files the run wrote so far (summary.json
-// included); returns the outcome of the run. A non-finite number in `summary` (written as
-// null) fails the run with a message naming its key path.
+// Writes summary.json into `folder` (atomically): `summary` with status ("ok", "failed",
+// "interrupted" after SIGINT/SIGTERM; "running" while `final` is false), message, the
+// files the run wrote so far (summary.json included) and those still being written
+// ("partial": under <name>.part); returns the outcome of the run. A non-finite number in
+// `summary` (written as null) fails the run with a message naming its key path.
 RunOutcome WriteSummary(OutputFolder& folder, nlohmann::json summary, Status status,
                         bool final = true);
+
+// The summary.json a run writes when it starts: analysis, model, process id, status
+// "running"; replaced at each milestone (a finished run of a study) and at the end.
+void WriteRunningSummary(OutputFolder& folder, const std::string& analysis,
+                         const std::string& model_file);
+
+// For a run ended by an exception (a write that failed, an internal error): rewrites the
+// last summary written with status "failed" and `message`, when the disk still takes it.
+void WriteFailedSummary(OutputFolder& folder, const std::string& message);
 
 // The energy balance of a run with the work of prescribed motions [J], which the
 // integrator counts as (negative) law dissipation: law_dissipation = its value +

@@ -38,6 +38,7 @@ void TransientReport::Sample(const std::vector<double>& row) {
 }
 
 RunOutcome TransientReport::Finish(const analysis::TransientResult& result) {
+  if (csv_) csv_->Close();
   WritePlots(options_.plots, result, folder_);
   const analysis::TransientOptions& options = options_.options;
   const time::TransientResult& r = result.integration;

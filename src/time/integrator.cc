@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/stop.h"
 #include "solvers/linear_solver.h"
 #include "solvers/option_check.h"
 
@@ -491,6 +492,11 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
   double h_step = 0.0;    // the step being tried (the last one: Newton's kept Jacobian is for it)
   int cuts = 0;
   while (state.t < t_end) {
+    if (StopRequested()) {  // SIGINT/SIGTERM: stop at a step boundary, keeping what was done
+      result.status = Status::Failure(StopReason() + " at t = " + FormatValue(state.t) +
+                                      " s, step " + std::to_string(result.accepted_steps + 1));
+      break;
+    }
     // Step length and end time (landing exactly on grid points and on t_end).
     double t_next;
     bool to_grid = false;

@@ -386,7 +386,7 @@ TEST(ContactPairing, CsvHasOneLinePerPair) {
   }
   EXPECT_EQ(lines, static_cast<int>(result.pairs.size()));
   EXPECT_EQ(columns, 18);
-  EXPECT_THROW(WritePairsCsv("/nonexistent/dir/pairs.csv", mesh, result), InputError);
+  EXPECT_THROW(WritePairsCsv("/nonexistent/dir/pairs.csv", mesh, result), IoError);
 }
 
 }  // namespace

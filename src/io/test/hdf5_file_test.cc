@@ -34,7 +34,11 @@ TEST(Hdf5File, RoundTripIsExact) {
     file.WriteAttribute("basis/V", "count", 12);
     file.WriteAttribute("basis/V", "names", names);
     file.WriteAttribute("/", "empty", "");
+    EXPECT_TRUE(std::filesystem::exists(path + ".part"));
+    EXPECT_FALSE(std::filesystem::exists(path));  // only when complete
+    file.Commit();
   }
+  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
   const Hdf5File file(path, Hdf5File::Mode::kRead);
   EXPECT_TRUE(file.Has("basis/V"));
   EXPECT_TRUE(file.Has("/basis"));
@@ -64,6 +68,7 @@ TEST(Hdf5File, ErrorsNameTheFileAndPath) {
     file.WriteVector("a", VecX::Ones(3), "-");
     EXPECT_THROW(file.WriteVector("a", VecX::Ones(3), "-"), InputError);
     EXPECT_THROW(file.WriteAttribute("missing", "x", 1.0), InputError);
+    file.Commit();
   }
   const Hdf5File file(path, Hdf5File::Mode::kRead);
   try {
@@ -76,7 +81,33 @@ TEST(Hdf5File, ErrorsNameTheFileAndPath) {
   EXPECT_THROW(file.ReadVector("a").size() == 3 ? file.ReadStringAttribute("a", "none") : "",
                InputError);
   EXPECT_THROW(Hdf5File(TempPath("missing.h5"), Hdf5File::Mode::kRead), InputError);
-  EXPECT_THROW(Hdf5File("/nonexistent_dir/x.h5", Hdf5File::Mode::kCreate), InputError);
+  try {
+    Hdf5File("/nonexistent_dir/x.h5", Hdf5File::Mode::kCreate);
+    FAIL() << "no exception";
+  } catch (const IoError& e) {
+    EXPECT_STREQ(e.what(),
+                 "cannot create the HDF5 file /nonexistent_dir/x.h5: No such file or directory");
+  }
+  std::filesystem::remove(path);
+}
+
+// A file not committed (an exception while writing it) leaves nothing behind, and an
+// earlier file of the same name stays as it was.
+TEST(Hdf5File, UncommittedFileIsRemovedAndTheEarlierOneKept) {
+  const std::string path = TempPath("uncommitted.h5");
+  {
+    Hdf5File file(path, Hdf5File::Mode::kCreate);
+    file.WriteVector("first", VecX::Ones(2), "-");
+    file.Commit();
+  }
+  {
+    Hdf5File file(path, Hdf5File::Mode::kCreate);
+    file.WriteVector("second", VecX::Ones(2), "-");
+  }
+  EXPECT_FALSE(std::filesystem::exists(path + ".part"));
+  const Hdf5File file(path, Hdf5File::Mode::kRead);
+  EXPECT_TRUE(file.Has("first"));
+  EXPECT_FALSE(file.Has("second"));
   std::filesystem::remove(path);
 }
 

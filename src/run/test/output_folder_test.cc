@@ -1,16 +1,21 @@
 // The output folder of a run (run/output_folder.h): a bad --out is refused before anything
-// is written, and a rerun into the same folder removes exactly the files the earlier run
-// listed in its summary.json.
+// is written, one run holds a folder at a time, a rerun into the same folder removes
+// exactly the files the earlier run listed in its summary.json (and their .part leftovers),
+// and bad input found after the folder was taken leaves nothing behind. The same between
+// processes, with signals, kills and a full disk: tests/process_test.cc.
 #include "run/output_folder.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
 #include "core/error.h"
+#include "core/stop.h"
 #include "run/run_model.h"
 
 namespace jointdyn::run {
@@ -107,16 +112,14 @@ TEST(OutputFolder, RemovesOnlyListedFilesInsideTheFolder) {
     WriteText(root / name, "x\n");
   const nlohmann::json files = {"inside.txt", "../outside.txt", (root / "absolute.txt").string()};
   WriteText(dir / "summary.json", nlohmann::json{{"files", files}}.dump());
-  OutputFolder folder(dir);
-  folder.File("new.txt");
+  OutputFolder(dir).File("new.txt");
   EXPECT_FALSE(fs::exists(dir / "inside.txt"));
   EXPECT_TRUE(fs::exists(dir / "other.txt"));
   EXPECT_TRUE(fs::exists(root / "outside.txt"));
   EXPECT_TRUE(fs::exists(root / "absolute.txt"));
 
   WriteText(dir / "summary.json", "{ not json");
-  OutputFolder again(dir);
-  again.File("new.txt");
+  OutputFolder(dir).File("new.txt");
   EXPECT_TRUE(fs::exists(dir / "other.txt"));
 }
 
@@ -132,6 +135,80 @@ TEST(OutputFolder, UnwritableFolderIsAnInputErrorOfOut) {
   EXPECT_EQ(InputErrorKey([&] { OutputFolder(model / "out").CheckWritable(); }), "--out");
   EXPECT_EQ(InputErrorKey([&] { OutputFolder(models / "new" / "deeper").CheckWritable(); }), "");
   EXPECT_FALSE(fs::exists(models / "new"));  // the check creates nothing
+}
+
+// The lock excludes a second holder also within one process (an open-file-description
+// lock), names the holder's process, and goes with its holder.
+TEST(OutputFolder, OneHolderAtATime) {
+  const fs::path dir = FreshFolder("lock");
+  {
+    OutputFolder first(dir);
+    first.Lock();
+    OutputFolder second(dir);
+    try {
+      second.Lock();
+      FAIL() << "the second lock was taken";
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.key(), "--out");
+      EXPECT_NE(
+          std::string(error.what())
+              .find("is in use by another jointdyn run (process " + std::to_string(getpid()) + ")"),
+          std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir / ".jointdyn.lock"));
+  OutputFolder third(dir);
+  EXPECT_NO_THROW(third.Lock());
+}
+
+// A killed run leaves "<name>.part" files and a summary listing them under "partial": the
+// rerun removes them with the complete files.
+TEST(OutputFolder, RerunRemovesTheLeftoversOfAKilledRun) {
+  const fs::path dir = FreshFolder("leftovers");
+  for (const char* name : {"done.csv", "done.csv.part", "fields/a.vtu.part", "mine.txt"})
+    WriteText(dir / name, "x\n");
+  WriteText(dir / "summary.json",
+            nlohmann::json{{"files", {"done.csv", "summary.json"}}, {"partial", {"fields/a.vtu"}}}
+                .dump());
+  OutputFolder folder(dir);
+  folder.Start();
+  const std::set<std::string> left = {"mine.txt", ".jointdyn.lock", "summary.json"};
+  EXPECT_EQ(FilesIn(dir), left);  // summary.json: replaced by the run's own next
+  EXPECT_FALSE(fs::exists(dir / "fields"));
+}
+
+// Bad input found after the folder was taken (a mesh file that is not there) leaves
+// nothing: no folder when the run created it, the earlier files otherwise... except those
+// the run had already removed (it removes them when it starts writing).
+TEST(OutputFolder, BadInputAfterTheLockLeavesNothing) {
+  const fs::path models = FreshFolder("late_input_error");
+  WriteText(models / "model.yaml",
+            "analysis: modal\n"
+            "mesh: {file: missing.msh}\n"
+            "materials: {steel: {E: 210.0e9, nu: 0.3, rho: 7850.0}}\n");
+  EXPECT_EQ(InputErrorKey([&] { RunModelFile(models / "model.yaml", models / "out"); }),
+            "mesh.file");
+  EXPECT_EQ(FilesIn(models), std::set<std::string>{"model.yaml"});
+  EXPECT_FALSE(fs::exists(models / "out"));
+}
+
+// A run stopped by SIGINT keeps its results so far and says "interrupted".
+TEST(OutputFolder, StoppedRunIsInterrupted) {
+  const fs::path models = FreshFolder("stopped"), out = models / "out";
+  const fs::path model = WriteModel(models / "model.yaml", "    - {columns: [q_x]}\n");
+  RequestStop(SIGINT);
+  const RunOutcome outcome = RunModelFile(model, out);
+  ClearStopRequest();
+  EXPECT_FALSE(outcome.ok);
+  EXPECT_EQ(outcome.message.rfind("interrupted by SIGINT at t = 0 s, step 1", 0), 0u)
+      << outcome.message;
+  std::ifstream in(out / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  EXPECT_EQ(summary["status"], "interrupted");
+  EXPECT_EQ(summary["partial"], nlohmann::json::array());
+  EXPECT_TRUE(fs::exists(out / "transient.csv"));  // the initial state
+  EXPECT_FALSE(fs::exists(out / ".jointdyn.lock"));
 }
 
 }  // namespace
