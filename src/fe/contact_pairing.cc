@@ -208,8 +208,10 @@ void Tangents(const Vec3& reference, const Vec3& face_xi, ContactPair& pair, int
   pair.t2 = pair.n.cross(pair.t1);
 }
 
-std::string VectorText(const Vec3& v) {
-  return "(" + FormatValue(v[0]) + ", " + FormatValue(v[1]) + ", " + FormatValue(v[2]) + ")";
+// A unit vector for messages, to 3 decimals.
+std::string DirectionText(const Vec3& v) {
+  const auto round = [](double x) { return FormatValue(std::round(x * 1000.0) / 1000.0 + 0.0); };
+  return "(" + round(v[0]) + ", " + round(v[1]) + ", " + round(v[2]) + ")";
 }
 
 // The outward unit normal of `surface` at each of its nodes (surface.nodes order): the
@@ -250,8 +252,8 @@ void CheckFacing(const Mesh& mesh, const ContactSurface& slave, const PairingRes
     const double angle = std::acos(std::clamp(worst_cos, -1.0, 1.0)) * 180.0 / std::numbers::pi;
     throw InputError(where, NodeText(mesh, pair.slave),
                      "gap " + FormatValue(pair.gap) + " m: the slave normal " +
-                         VectorText(normals[worst]) + " and the master normal " +
-                         VectorText(pair.n) + " are " + FormatValue(std::round(angle)) +
+                         DirectionText(normals[worst]) + " and the master normal " +
+                         DirectionText(pair.n) + " are " + FormatValue(std::round(angle)) +
                          " degrees apart: the surfaces must face each other (normals within " +
                          FormatValue(kMaxAngle) + " degrees of opposite)");
   }

@@ -232,5 +232,25 @@ TEST(MshLine, FindsNodesAndElementsInFormat4) {
   EXPECT_EQ(lines.at(line - 1), std::to_string(mesh.NodeTag(node)));
 }
 
+TEST(MshLine, ABinaryFileHasNoLines) {
+  const std::string path = (test::ScratchDir("msh_binary") / "binary.msh").string();
+  {
+    GmshSession session;
+    gmsh::model::occ::addBox(0.0, 0.0, 0.0, kLx, kLy, kLz);
+    gmsh::model::occ::synchronize();
+    gmsh::model::setPhysicalName(3, gmsh::model::addPhysicalGroup(3, {1}), "solid");
+    gmsh::option::setNumber("Mesh.MeshSizeMax", 0.05);
+    gmsh::option::setNumber("Mesh.MshFileVersion", 4.1);
+    gmsh::option::setNumber("Mesh.Binary", 1);
+    gmsh::model::mesh::generate(3);
+    gmsh::write(path);
+    gmsh::option::setNumber("Mesh.Binary", 0);  // options are process-wide
+  }
+  const Mesh mesh = ReadMsh(path);
+  EXPECT_EQ(MshLine(path, MshEntity::kElement, mesh.blocks.at(0).Tag(0)), 0);
+  EXPECT_EQ(MshLine(path, MshEntity::kNode, mesh.NodeTag(0)), 0);
+  EXPECT_EQ(mesh.blocks.at(0).tags.size(), static_cast<std::size_t>(mesh.blocks.at(0).size()));
+}
+
 }  // namespace
 }  // namespace jointdyn::fe
