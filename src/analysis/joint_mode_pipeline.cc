@@ -50,7 +50,7 @@ JointContact BuildJointContact(const fe::FeModel& model, const JointModeSpec& sp
   for (Eigen::Index p = 0; p < contact.mesh.area.size(); ++p) {
     if (contact.mesh.area(p) >= 0.0) continue;
     const std::string rule =
-        "pair " + std::to_string(p) + " (slave node " + std::to_string(pairing.pairs[p].slave) +
+        "pair " + std::to_string(p) + " (slave " + model.mesh.NodeName(pairing.pairs[p].slave) +
         ") has a negative area weight " + FormatValue(contact.mesh.area(p)) +
         " (a corner of a quadratic face): set area_weighting: diagonal_scaled in the contact";
     throw InputError(spec.key + ".contact", spec.contact, rule);

@@ -92,12 +92,29 @@ solvers::SparseMatrix BuildPattern(const NodeAdjacency& adj, int dim, bool coupl
   return matrix;
 }
 
-std::string ElementName(const ElementBlock& block, int e) {
-  std::ostringstream out;
-  out << "block '" << block.name << "' element " << e << " (nodes";
-  for (int a = 0; a < NodesPerElement(block.type); ++a) out << " " << block.element(e)[a];
-  out << ")";
-  return out.str();
+std::string ElementName(const Mesh& mesh, const ElementBlock& block, int e) {
+  return "block '" + block.name + "' " + mesh.ElementName(block, e);
+}
+
+// Why element e of `block` has coincident nodes ("" when none): the same node twice, or two
+// nodes closer than 1e-12 times the element's size.
+std::string CoincidentNodes(const Mesh& mesh, const ElementBlock& block, int e) {
+  const int per = NodesPerElement(block.type);
+  const int* nodes = block.element(e);
+  Eigen::AlignedBox3d box;
+  for (int a = 0; a < per; ++a) box.extend(Vec3(mesh.nodes.row(nodes[a]).transpose()));
+  const double tolerance = 1e-12 * box.diagonal().norm();
+  for (int a = 0; a < per; ++a) {
+    for (int b = a + 1; b < per; ++b) {
+      if (nodes[a] == nodes[b]) return mesh.NodeName(nodes[a]) + " appears twice";
+      const auto xa = mesh.nodes.row(nodes[a]);
+      if ((xa - mesh.nodes.row(nodes[b])).norm() <= tolerance)
+        return "nodes " + std::to_string(mesh.NodeTag(nodes[a])) + " and " +
+               std::to_string(mesh.NodeTag(nodes[b])) + " coincide at (" + FormatValue(xa[0]) +
+               ", " + FormatValue(xa[1]) + ", " + FormatValue(xa[2]) + ") m";
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -150,7 +167,7 @@ AssemblyResult Assemble(const Mesh& mesh, const std::map<std::string, ElasticMat
       for (int a = 0; a < per; ++a) x.row(a) = mesh.nodes.row(nodes[a]).head(dim);
       const Status status = kernel.Compute(x, *block_materials[bl], k_values ? &ke : nullptr,
                                            m_values ? &me : nullptr);
-      if (!status) throw InputError(ElementName(block, e), "", status.message);
+      if (!status) throw InputError(ElementName(mesh, block, e), "", status.message);
       for (int b = 0; b < per; ++b) {
         const int nb = nodes[b];
         const int base = adj.offset[nb];
@@ -172,6 +189,25 @@ AssemblyResult Assemble(const Mesh& mesh, const std::map<std::string, ElasticMat
   }
   result.element_seconds = Seconds(start);
   return result;
+}
+
+std::optional<DegenerateElement> FindDegenerateElement(const Mesh& mesh) {
+  MatX x;
+  for (int bl = 0; bl < static_cast<int>(mesh.blocks.size()); ++bl) {
+    const ElementBlock& block = mesh.blocks[bl];
+    if (FindElementTraits(block.type, mesh.dim) == nullptr) continue;  // Assemble names it
+    ElementKernel kernel(block.type, mesh.dim);
+    x.resize(kernel.num_nodes(), mesh.dim);
+    for (int e = 0; e < block.size(); ++e) {
+      if (std::string reason = CoincidentNodes(mesh, block, e); !reason.empty())
+        return DegenerateElement{bl, e, "degenerate element: " + reason};
+      for (int a = 0; a < kernel.num_nodes(); ++a)
+        x.row(a) = mesh.nodes.row(block.element(e)[a]).head(mesh.dim);
+      if (const Status status = kernel.CheckShape(x); !status)
+        return DegenerateElement{bl, e, status.message};
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace jointdyn::fe

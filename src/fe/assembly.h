@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "fe/material.h"
@@ -34,9 +35,21 @@ struct AssemblyResult {
 // Assembles K and M with `materials[block.name]` for each block. Throws InputError for a
 // block without a material or whose element type is not a continuum element of the mesh
 // dimension, for an invalid material ("materials.<block>.<parameter>"), and for an
-// inverted or degenerate element, naming the block, the element (0-based within the block)
-// and its nodes. The mesh must be valid (Mesh::Validate).
+// inverted or degenerate element, naming the block, the element and its nodes (in the
+// mesh file's numbering, mesh.h). The mesh must be valid (Mesh::Validate).
 AssemblyResult Assemble(const Mesh& mesh, const std::map<std::string, ElasticMaterial>& materials,
                         const AssemblyOptions& options = {});
+
+// An element that cannot be integrated: the block and element indices and why.
+struct DegenerateElement {
+  int block = -1, element = -1;
+  std::string reason;  // "node 5 appears twice", "nodes 5 and 9 coincide ...", "inverted ..."
+};
+
+// The first element of the mesh (in block order) with a repeated or two coincident nodes,
+// or whose det J is not positive at a quadrature point (the rule of ElementKernel::Compute);
+// nullopt when there is none. Readers call it so that a bad element is named with the
+// file's tags before anything is built on it. The mesh must be valid.
+std::optional<DegenerateElement> FindDegenerateElement(const Mesh& mesh);
 
 }  // namespace jointdyn::fe

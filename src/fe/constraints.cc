@@ -118,7 +118,7 @@ class Builder {
             }
           }
           MakeDependent(node * dim + c, k, std::move(terms), key + ".set", coupling.set,
-                        "node " + std::to_string(node) + " component " + std::to_string(c));
+                        mesh_.NodeName(node) + " component " + std::to_string(c));
         }
       }
       return;
@@ -213,6 +213,12 @@ class Builder {
     }
   }
 
+  // "node 57 component 2" for a mesh DOF, "reference DOF 3" for another.
+  std::string DofName(int dof) const {
+    if (dof >= num_mesh_dofs_) return "reference DOF " + std::to_string(dof - num_mesh_dofs_);
+    return mesh_.NodeName(dof / mesh_.dim) + " component " + std::to_string(dof % mesh_.dim);
+  }
+
   // The DOF as a combination of free DOFs (empty for a fixed one).
   void Resolve(int dof, std::vector<Combination>& resolved) {
     switch (state_[dof]) {
@@ -225,7 +231,7 @@ class Builder {
         return;
       case DofState::kResolving:
         throw InputError("couplings[" + std::to_string(owner_[dof]) + "]", "",
-                         "the couplings form a cycle through DOF " + std::to_string(dof));
+                         "the couplings form a cycle through " + DofName(dof));
       case DofState::kDependent:
         break;
     }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <numbers>
 #include <sstream>
 #include <unordered_map>
 
@@ -192,7 +193,7 @@ class BucketGrid {
 
 std::string NodeText(const Mesh& mesh, int node) {
   std::ostringstream text;
-  text << "slave node " << node << " at (" << FormatValue(mesh.nodes(node, 0)) << ", "
+  text << "slave " << mesh.NodeName(node) << " at (" << FormatValue(mesh.nodes(node, 0)) << ", "
        << FormatValue(mesh.nodes(node, 1)) << ", " << FormatValue(mesh.nodes(node, 2)) << ") m";
   return text.str();
 }
@@ -208,6 +209,68 @@ void Tangents(const Vec3& reference, const Vec3& face_xi, ContactPair& pair, int
   pair.t2 = pair.n.cross(pair.t1);
 }
 
+// A unit vector for messages, to 3 decimals.
+std::string DirectionText(const Vec3& v) {
+  const auto round = [](double x) { return FormatValue(std::round(x * 1000.0) / 1000.0 + 0.0); };
+  return "(" + round(v[0]) + ", " + round(v[1]) + ", " + round(v[2]) + ")";
+}
+
+// The outward unit normal of `surface` at each of its nodes (surface.nodes order): the
+// normalized mean of the unit normals of its faces at the node.
+std::vector<Vec3> NodeNormals(const Mesh& mesh, const ContactSurface& surface) {
+  const FaceSet& faces = surface.faces;
+  const MatX reference = ReferenceNodes(faces.type);
+  std::vector<Vec3> normals(surface.nodes.size(), Vec3::Zero());
+  for (int f = 0; f < faces.size(); ++f) {
+    const MatX x = FaceCoordinates(mesh, faces, f);
+    for (int i = 0; i < NodesPerElement(faces.type); ++i) {
+      const VecX xi = reference.row(i).transpose();
+      const auto at =
+          std::lower_bound(surface.nodes.begin(), surface.nodes.end(), faces.face(f)[i]);
+      normals[at - surface.nodes.begin()] += FaceNormal(faces.type, x, xi.data()).normalized();
+    }
+  }
+  for (Vec3& n : normals) n.normalize();
+  return normals;
+}
+
+// Throws when the surfaces do not face each other (see the header): at the pair whose
+// normals are farthest from opposite, else at the most negative gap.
+void CheckFacing(const Mesh& mesh, const ContactSurface& slave, const PairingResult& result,
+                 const PairingOptions& options, const std::string& where) {
+  if (result.pairs.empty()) return;
+  const std::vector<Vec3> normals = NodeNormals(mesh, slave);
+  std::size_t worst = 0, deepest = 0;
+  double worst_cos = -1.0;
+  for (std::size_t p = 0; p < result.pairs.size(); ++p) {
+    const double cos = normals[p].dot(result.pairs[p].n);  // pairs are in slave node order
+    if (cos > worst_cos || p == 0) worst_cos = cos, worst = p;
+    if (result.pairs[p].gap < result.pairs[deepest].gap) deepest = p;
+  }
+  constexpr double kMaxAngle = 60.0;  // [degrees] from opposite
+  if (!(worst_cos <= -std::cos(kMaxAngle * std::numbers::pi / 180.0))) {
+    const ContactPair& pair = result.pairs[worst];
+    const double angle = std::acos(std::clamp(worst_cos, -1.0, 1.0)) * 180.0 / std::numbers::pi;
+    throw InputError(where, NodeText(mesh, pair.slave),
+                     "gap " + FormatValue(pair.gap) + " m: the slave normal " +
+                         DirectionText(normals[worst]) + " and the master normal " +
+                         DirectionText(pair.n) + " are " + FormatValue(std::round(angle)) +
+                         " degrees apart: the surfaces must face each other (normals within " +
+                         FormatValue(kMaxAngle) + " degrees of opposite)");
+  }
+  const ContactPair& pair = result.pairs[deepest];
+  if (pair.gap < -options.MaxPenetration()) {
+    throw InputError(where, NodeText(mesh, pair.slave),
+                     "gap " + FormatValue(pair.gap) + " m (the most negative of " +
+                         std::to_string(result.pairs.size()) +
+                         " pairs): the slave node lies behind the master surface by more than "
+                         "max_penetration = " +
+                         FormatValue(options.MaxPenetration()) +
+                         " m: the surfaces must face each other (do they point away from each "
+                         "other, or is one on the far side of the other's body?)");
+  }
+}
+
 }  // namespace
 
 void PairingOptions::Validate() const {
@@ -216,6 +279,8 @@ void PairingOptions::Validate() const {
   if (!(node_tolerance >= 0.0) || !std::isfinite(node_tolerance))
     throw InputError("node_tolerance", FormatValue(node_tolerance), "must be >= 0 and finite");
   if (!tangent_reference.allFinite()) throw InputError("tangent_reference", "", "must be finite");
+  if (max_penetration && (!(*max_penetration >= 0.0) || !std::isfinite(*max_penetration)))
+    throw InputError("max_penetration", FormatValue(*max_penetration), "must be >= 0 and finite");
 }
 
 PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
@@ -334,6 +399,7 @@ PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
     result.slave_area += pair.area;
     result.pairs.push_back(std::move(pair));
   }
+  CheckFacing(mesh, slave, result, options, where);
   result.seconds = Seconds(start);
   return result;
 }

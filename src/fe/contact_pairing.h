@@ -15,8 +15,15 @@
 // neighbouring pairs whatever the faces' parametrization), or X_,xi of the face (eq. D.4)
 // when the reference is zero or within 60 degrees of n; t2 = n x t1 (eq. D.5).
 // Gap g = (X^S - X^M) . n: > 0 open, < 0 penetrating.
+//
+// The surfaces must face each other: at every pair the slave surface's outward normal at
+// the slave node (the normalized mean of its faces' normals there) must be within 60
+// degrees of -n, and the slave node may lie behind the master surface by at most
+// max_penetration (gap >= -max_penetration). Surfaces that point away from each other, or
+// a slave surface on the far side of the master's body, are input errors naming the pair.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +51,11 @@ struct PairingOptions {
   CandidateSearch search = CandidateSearch::kBucketGrid;
   AreaWeighting area_weighting = AreaWeighting::kConsistent;
   Vec3 tangent_reference = Vec3::UnitX();  // t1 direction (see above); zero: eq. D.4
-  void Validate() const;                   // throws InputError
+  // [m] >= 0: the deepest a slave node may lie behind the master surface; unset: a tenth
+  // of search_distance.
+  std::optional<double> max_penetration;
+  double MaxPenetration() const { return max_penetration.value_or(search_distance / 10.0); }
+  void Validate() const;  // throws InputError
 };
 
 struct ContactPair {
@@ -73,9 +84,11 @@ struct PairingResult {
   std::string Summary() const;          // one line: counts, gap range, area
 };
 
-// Pairs every node of `slave` with `master`. Throws InputError naming the slave node
-// (index and coordinates) when no master face lies within search_distance of it (or, in
-// kNodeToNode mode, no master node within node_tolerance).
+// Pairs every node of `slave` with `master`. Throws InputError naming the slave node (in
+// the mesh file's numbering, mesh.h, and its coordinates) when no master face lies within
+// search_distance of it (or, in kNodeToNode mode, no master node within node_tolerance),
+// and, naming the worst pair with its gap, when the surfaces do not face each other (see
+// above).
 PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
                            const ContactSurface& master, const PairingOptions& options);
 

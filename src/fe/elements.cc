@@ -82,6 +82,14 @@ Status ElementKernel::Gradients(const MatX& x, const MatX& dn, int point, MatX& 
                            : FixedGradients<2>(x, dn, point, g, det_j);
 }
 
+Status ElementKernel::CheckShape(const MatX& x) {
+  double det_j = 0.0;
+  for (int q = 0; q < stiffness_rule_.size(); ++q) {
+    if (Status status = Gradients(x, stiffness_dn_[q], q, g_, det_j); !status) return status;
+  }
+  return Status::Ok();
+}
+
 Status ElementKernel::Compute(const MatX& x, const ElasticMaterial& material, MatX* stiffness,
                               MatX* mass) {
   const int dim = traits_->dim;

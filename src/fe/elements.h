@@ -53,6 +53,10 @@ class ElementKernel {
   // quadrature point) names the point and det J; the outputs are then unspecified.
   Status Compute(const MatX& x, const ElasticMaterial& material, MatX* stiffness, MatX* mass);
 
+  // Fails like Compute for an inverted or degenerate element with node coordinates `x`
+  // (det J at the stiffness quadrature points), without computing its matrices.
+  Status CheckShape(const MatX& x);
+
   // Stress [Pa] (Voigt order) at the reference point `xi` for the element displacements
   // `u` (num_dofs) [m]. Fails like Compute for a degenerate Jacobian.
   Status Stress(const MatX& x, const VecX& u, const ElasticMaterial& material, const double* xi,

@@ -7,8 +7,10 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "fe/assembly.h"
 #include "fe/gmsh_session.h"
 #include "fe/mesh_faces.h"
+#include "fe/msh_lines.h"
 
 namespace jointdyn::fe {
 namespace {
@@ -37,6 +39,7 @@ std::vector<ElementType> SupportedTypes(int dim, bool block) {
 // The elements of one physical group of dimension `dim` as one type and flat Gmsh node tags.
 struct GroupElements {
   ElementType type = ElementType::kHex8;
+  std::vector<std::size_t> element_tags;
   std::vector<std::size_t> node_tags;
 };
 
@@ -74,6 +77,8 @@ GroupElements ReadGroupElements(int dim, int tag, bool block, const std::string&
       }
       group.type = type;
       typed = true;
+      group.element_tags.insert(group.element_tags.end(), element_tags[k].begin(),
+                                element_tags[k].end());
       group.node_tags.insert(group.node_tags.end(), node_tags[k].begin(), node_tags[k].end());
     }
   }
@@ -85,7 +90,7 @@ GroupElements ReadGroupElements(int dim, int tag, bool block, const std::string&
 
 }  // namespace
 
-Mesh MeshFromGmshModel(const std::string& source) {
+Mesh MeshFromGmshModel(const std::string& source, const std::string& file) {
   gmsh::vectorpair groups;
   gmsh::model::getPhysicalGroups(groups);
   int dim = 0;
@@ -98,6 +103,7 @@ Mesh MeshFromGmshModel(const std::string& source) {
   }
   Mesh mesh;
   mesh.dim = dim;
+  mesh.file = file;
   struct Pending {
     std::string name;
     GroupElements elements;
@@ -158,8 +164,14 @@ Mesh MeshFromGmshModel(const std::string& source) {
     for (std::size_t i = 0; i < tags.size(); ++i) indices[i] = index.at(tags[i]);
     return indices;
   };
+  const auto file_tags = [&file](const std::vector<std::size_t>& tags) {
+    return file.empty() ? std::vector<long long>{}
+                        : std::vector<long long>(tags.begin(), tags.end());
+  };
+  mesh.node_tags = file_tags(used);
   for (const Pending& block : blocks) {
-    mesh.blocks.push_back({block.name, block.elements.type, to_indices(block.elements.node_tags)});
+    mesh.blocks.push_back({block.name, block.elements.type, to_indices(block.elements.node_tags),
+                           file_tags(block.elements.element_tags)});
   }
   for (const auto& [name, tags] : node_sets) {
     std::vector<int> set = to_indices(tags);
@@ -168,7 +180,8 @@ Mesh MeshFromGmshModel(const std::string& source) {
     mesh.node_sets[name] = std::move(set);
   }
   for (const Pending& face : faces) {
-    FaceSet set{face.elements.type, to_indices(face.elements.node_tags)};
+    FaceSet set{face.elements.type, to_indices(face.elements.node_tags),
+                file_tags(face.elements.element_tags)};
     OrientOutward(mesh, set, source, face.name);
     mesh.face_sets[face.name] = std::move(set);
   }
@@ -186,7 +199,16 @@ Mesh ReadMsh(const std::string& path, bool verbose) {
   gmsh::open(path);
   if (const std::vector<std::string> errors = session.Errors(); !errors.empty())
     throw InputError("", "", "Gmsh cannot read it: " + errors.front()).Located(path, 0, "");
-  return MeshFromGmshModel(path);
+  Mesh mesh = MeshFromGmshModel(path, path);
+  if (const auto bad = FindDegenerateElement(mesh)) {
+    const ElementBlock& block = mesh.blocks[bad->block];
+    const std::string kind = KindName(mesh.dim);
+    throw InputError(
+        mesh.ElementName(block, bad->element) + " of physical " + kind + " '" + block.name + "'",
+        "", bad->reason)
+        .Located(path, MeshFileLine(mesh, MshEntity::kElement, block.Tag(bad->element)), "");
+  }
+  return mesh;
 }
 
 }  // namespace jointdyn::fe

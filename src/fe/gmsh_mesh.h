@@ -20,11 +20,15 @@ namespace jointdyn::fe {
 
 // Reads `path` (extension .msh). Throws InputError naming the file, the physical group or
 // entity and the rule for unreadable files, missing physical groups, unsupported or mixed
-// element types and faces that bound no element.
+// element types, faces that bound no element, and degenerate elements (zero or negative
+// volume or area, coincident nodes: assembly.h). Entities are named by the file's tags and,
+// for ASCII files, located at their line ("part.msh:123: element 57 (nodes ...)": Gmsh's
+// API gives no line numbers, the file is scanned again for the message, msh_lines.h).
 Mesh ReadMsh(const std::string& path, bool verbose = false);
 
 // Converts the meshed model of the current GmshSession (see above); `source` names the
-// file or builder in errors.
-Mesh MeshFromGmshModel(const std::string& source);
+// file or builder in errors. `file`: the .msh file read, whose node and element tags the
+// mesh keeps for messages (mesh.h); empty for builders (entities named by index).
+Mesh MeshFromGmshModel(const std::string& source, const std::string& file = "");
 
 }  // namespace jointdyn::fe

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -288,6 +289,9 @@ MatrixModel ReadMatrixModel(const MatrixModelFiles& files) {
       }
     }
     if (reader.Next(tokens)) reader.Fail("nodes", std::to_string(count), "the file has more nodes");
+    mesh.file = files.nodes;  // messages name nodes by their 1-based numbers in this file
+    mesh.node_tags.resize(count);
+    std::iota(mesh.node_tags.begin(), mesh.node_tags.end(), 1LL);
   }
   if (!files.sets.empty()) {
     LineReader reader(files.sets, "%#");

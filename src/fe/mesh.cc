@@ -39,20 +39,31 @@ const TypeInfo& Info(ElementType type) {
   return kTypes[0];
 }
 
-// Checks a flat connectivity list against the node count; "" when consistent.
-std::string CheckConnectivity(const std::vector<int>& connectivity, ElementType type,
-                              int num_nodes) {
+// Checks a flat connectivity list (and its tags) against the node count; "" when
+// consistent. Elements are named by their tags.
+std::string CheckConnectivity(const std::vector<int>& connectivity,
+                              const std::vector<long long>& tags, ElementType type, int num_nodes) {
   const int per = NodesPerElement(type);
   if (connectivity.size() % per != 0)
     return "has " + std::to_string(connectivity.size()) + " node indices, not a multiple of " +
            std::to_string(per) + " (" + Name(type) + ")";
+  if (!tags.empty() && tags.size() != connectivity.size() / per)
+    return "has " + std::to_string(tags.size()) + " element tags for " +
+           std::to_string(connectivity.size() / per) + " elements";
   for (std::size_t i = 0; i < connectivity.size(); ++i) {
     const int node = connectivity[i];
+    const long long element = tags.empty() ? static_cast<long long>(i / per) : tags[i / per];
     if (node < 0 || node >= num_nodes)
-      return "element " + std::to_string(i / per) + " refers to node " + std::to_string(node) +
-             ", outside [0, " + std::to_string(num_nodes) + ")";
+      return "element " + std::to_string(element) + " refers to node index " +
+             std::to_string(node) + ", outside [0, " + std::to_string(num_nodes) + ")";
   }
   return "";
+}
+
+std::string NodeList(const Mesh& mesh, const int* nodes, int count) {
+  std::string text = "(nodes";
+  for (int i = 0; i < count; ++i) text += " " + std::to_string(mesh.NodeTag(nodes[i]));
+  return text + ")";
 }
 
 }  // namespace
@@ -85,6 +96,9 @@ Status Mesh::Validate(const std::string& source) const {
   if (!nodes.allFinite()) return fail("a node coordinate is not finite");
   if (dim == 2 && nodes.col(2).cwiseAbs().maxCoeff() != 0.0)
     return fail("a 2D mesh must have z = 0 at every node");
+  if (!node_tags.empty() && static_cast<int>(node_tags.size()) != num_nodes())
+    return fail(std::to_string(node_tags.size()) + " node tags for " + std::to_string(num_nodes()) +
+                " nodes");
   if (blocks.empty()) return fail("the mesh has no element blocks");
   std::set<std::string> names;
   for (const ElementBlock& block : blocks) {
@@ -94,7 +108,8 @@ Status Mesh::Validate(const std::string& source) const {
       return fail(what + " has " + Name(block.type) + " elements: a " + std::to_string(dim) +
                   "D mesh needs " + std::to_string(dim) + "D elements");
     if (block.connectivity.empty()) return fail(what + " has no elements");
-    if (std::string error = CheckConnectivity(block.connectivity, block.type, num_nodes());
+    if (std::string error =
+            CheckConnectivity(block.connectivity, block.tags, block.type, num_nodes());
         !error.empty()) {
       return fail(what + " " + error);
     }
@@ -114,12 +129,24 @@ Status Mesh::Validate(const std::string& source) const {
       return fail(what + " has " + Name(set.type) + " faces: a " + std::to_string(dim) +
                   "D mesh needs " + std::to_string(dim - 1) + "D faces");
     if (set.connectivity.empty()) return fail(what + " is empty");
-    if (std::string error = CheckConnectivity(set.connectivity, set.type, num_nodes());
+    if (std::string error = CheckConnectivity(set.connectivity, set.tags, set.type, num_nodes());
         !error.empty()) {
       return fail(what + " " + error);
     }
   }
   return Status::Ok();
+}
+
+std::string Mesh::NodeName(int node) const { return "node " + std::to_string(NodeTag(node)); }
+
+std::string Mesh::ElementName(const ElementBlock& block, int e) const {
+  return "element " + std::to_string(block.Tag(e)) + " " +
+         NodeList(*this, block.element(e), NodesPerElement(block.type));
+}
+
+std::string Mesh::FaceName(const FaceSet& set, int f) const {
+  return "face " + std::to_string(set.Tag(f)) + " " +
+         NodeList(*this, set.face(f), NodesPerElement(set.type));
 }
 
 std::vector<int> Mesh::FaceSetNodes(const std::string& name) const {

@@ -7,6 +7,11 @@
 // 0 .. num_nodes() - 1 (Gmsh tags are mapped on reading). Coordinates in m. A 2D mesh
 // (dim 2, plane-stress quadrilaterals) keeps z = 0; its faces are element edges.
 //
+// Messages name nodes and elements in the numbering the user sees: a mesh read from a file
+// keeps the file's own tags (Gmsh node and element tags, the 1-based node numbers of a
+// Matrix Market node file) beside the indices, and `file` names it; a generated mesh has
+// no tags and its entities are named by index (as in the VTU and CSV results).
+//
 // A Mesh is plain data. Consistency (indices in range, node counts matching the type,
 // names unique) is checked by Validate(), which readers and builders call before handing
 // a mesh out, so that a broken .msh file is reported with the file, the entity and the
@@ -46,8 +51,10 @@ struct ElementBlock {
   std::string name;  // part name (Gmsh physical group), unique among blocks
   ElementType type = ElementType::kHex8;
   std::vector<int> connectivity;
+  std::vector<long long> tags;  // the file's tag of each element; empty: named by index
   int size() const { return static_cast<int>(connectivity.size()) / NodesPerElement(type); }
   const int* element(int e) const { return connectivity.data() + e * NodesPerElement(type); }
+  long long Tag(int e) const { return tags.empty() ? e : tags[e]; }
 };
 
 // Boundary faces of one type (surface elements of a 3D mesh, edges of a 2D one), each
@@ -56,8 +63,10 @@ struct ElementBlock {
 struct FaceSet {
   ElementType type = ElementType::kQuad4;
   std::vector<int> connectivity;  // NodesPerElement(type) node indices per face
+  std::vector<long long> tags;    // the file's element tag of each face; empty: by index
   int size() const { return static_cast<int>(connectivity.size()) / NodesPerElement(type); }
   const int* face(int f) const { return connectivity.data() + f * NodesPerElement(type); }
+  long long Tag(int f) const { return tags.empty() ? f : tags[f]; }
 };
 
 struct Mesh {
@@ -66,8 +75,17 @@ struct Mesh {
   std::vector<ElementBlock> blocks;
   std::map<std::string, std::vector<int>> node_sets;  // sorted, unique node indices
   std::map<std::string, FaceSet> face_sets;
+  std::string file;                  // the file the mesh was read from; "" when generated
+  std::vector<long long> node_tags;  // the file's tag of each node; empty: named by index
 
   int num_nodes() const { return static_cast<int>(nodes.rows()); }
+  long long NodeTag(int node) const { return node_tags.empty() ? node : node_tags[node]; }
+  // "node 57" in the file's numbering.
+  std::string NodeName(int node) const;
+  // "element 57 (nodes 1 2 3 4)" for element e of `block` (or face e of a face set) in the
+  // file's numbering.
+  std::string ElementName(const ElementBlock& block, int e) const;
+  std::string FaceName(const FaceSet& set, int f) const;
   int num_elements() const;
   // Checks consistency; the message names `source` (a file or builder), the block or set
   // and the rule broken.

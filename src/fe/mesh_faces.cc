@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "fe/msh_lines.h"
 #include "fe/shape_functions.h"
 
 namespace jointdyn::fe {
@@ -103,12 +104,6 @@ FaceKey KeyOf(const int* nodes, int corners) {
   for (int i = 0; i < corners; ++i) key[i] = nodes[i];
   std::sort(key.begin(), key.end());
   return key;
-}
-
-std::string FaceNodesText(const int* nodes, int count) {
-  std::string text = "nodes";
-  for (int i = 0; i < count; ++i) text += " " + std::to_string(nodes[i]);
-  return text;
 }
 
 }  // namespace
@@ -209,11 +204,9 @@ void OrientOutward(const Mesh& mesh, FaceSet& set, const std::string& source,
       if (contains) found_block = b, found_element = e;
     }
     if (found_block < 0) {
-      throw InputError(
-          "face set '" + name + "'",
-          "face " + std::to_string(f) + " (" + FaceNodesText(face, NodesPerElement(set.type)) + ")",
-          "is not a face of any element of the element blocks")
-          .Located(source, 0, "");
+      throw InputError("face set '" + name + "'", mesh.FaceName(set, f),
+                       "is not a face of any element of the element blocks")
+          .Located(source, MeshFileLine(mesh, MshEntity::kElement, set.Tag(f)), "");
     }
     const ElementBlock& block = mesh.blocks[found_block];
     const int* element = block.element(found_element);

@@ -280,6 +280,8 @@ void ReadContact(const ModelNode& root, fe::FeModelSpec& spec) {
     fe::PairingOptions& o = c.options;
     o.search_distance = node.Double("search_distance", o.search_distance, Positive());
     o.node_tolerance = node.Double("node_tolerance", o.node_tolerance, NonNegative());
+    if (node.Has("max_penetration"))
+      o.max_penetration = node.Double("max_penetration", NonNegative());
     if (node.Has("mode"))
       o.mode = node.Enum<fe::PairingMode>("mode", {{"auto", fe::PairingMode::kAuto},
                                                    {"node_to_node", fe::PairingMode::kNodeToNode}});

@@ -12,6 +12,7 @@
 #include "fe/gmsh_session.h"
 #include "fe/gmsh_structures.h"
 #include "fe/mesh_faces.h"
+#include "fe/structured_mesh.h"
 #include "fe/test/fe_test_util.h"
 
 namespace jointdyn::fe {
@@ -165,6 +166,67 @@ TEST(ContactPairing, UnpairableSlaveNodeIsNamed) {
   EXPECT_THROW(PairSurfaces(FlatPair(0.0), SurfaceFromFaceSet(FlatPair(0.0), "slave"),
                             SurfaceFromFaceSet(FlatPair(0.0), "master"), strict),
                InputError);
+}
+
+// The message of the InputError PairSurfaces throws for slave and master of `mesh` ("" when
+// none).
+std::string PairingError(const Mesh& mesh, const std::string& slave, const std::string& master,
+                         const PairingOptions& options) {
+  try {
+    PairSurfaces(mesh, SurfaceFromFaceSet(mesh, slave), SurfaceFromFaceSet(mesh, master), options);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(ContactPairing, SurfacesFacingAwayAreRejectedWithTheDeepestGap) {
+  // The bottom and top of one box 0.125 m thick: opposite normals, but the slave lies on
+  // the far side of the master's body (gap -0.125 m at every node).
+  const Mesh box = MakeBoxMesh({.size = Vec3(1.0, 1.0, 0.125), .divisions = {2, 2, 1}});
+  const std::string message = PairingError(box, "zmin", "zmax", {.search_distance = 0.25});
+  EXPECT_NE(message.find("'zmin' -> 'zmax' = slave node "), std::string::npos) << message;
+  EXPECT_NE(message.find("gap -0.125 m (the most negative of 9 pairs)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("max_penetration = 0.025 m"), std::string::npos) << message;
+  EXPECT_NE(message.find("must face each other"), std::string::npos) << message;
+  // Allowed explicitly, the same pairs are made.
+  PairingOptions deep{.search_distance = 0.25};
+  deep.max_penetration = 0.2;
+  EXPECT_EQ(PairingError(box, "zmin", "zmax", deep), "");
+  deep.max_penetration = -1.0;
+  EXPECT_THROW(deep.Validate(), InputError);
+}
+
+TEST(ContactPairing, ShallowPenetrationIsAcceptedDeepIsNot) {
+  // The slave plate overlaps the master plate by 1e-4 m (a tenth of the default search
+  // distance is allowed) or by 5e-4 m.
+  EXPECT_EQ(PairingError(FlatPair(-1e-4), "slave", "master", {}), "");
+  const std::string message = PairingError(FlatPair(-5e-4), "slave", "master", {});
+  EXPECT_NE(message.find("gap -0.0005 m"), std::string::npos) << message;
+}
+
+TEST(ContactPairing, SurfacesWhoseNormalsAreNotOppositeAreRejected) {
+  // The top of the box paired with its side x = 1: the normals are 90 degrees apart.
+  const Mesh box = MakeBoxMesh({.size = Vec3(1.0, 1.0, 0.1), .divisions = {2, 2, 1}});
+  const std::string message = PairingError(box, "zmax", "xmax", {.search_distance = 2.0});
+  EXPECT_NE(message.find("'zmax' -> 'xmax' = slave node"), std::string::npos) << message;
+  EXPECT_NE(message.find("the slave normal (0, 0, 1) and the master normal (1, 0, 0) are 90 "
+                         "degrees apart"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("within 60 degrees of opposite"), std::string::npos) << message;
+}
+
+TEST(ContactPairing, MessagesNameNodesByTheMeshFilesTags) {
+  Mesh mesh = FlatPair(0.0);
+  const int node = mesh.FaceSetNodes("slave")[7];
+  mesh.nodes(node, 2) = 0.01;  // 10 mm off the master surface
+  mesh.node_tags.resize(mesh.num_nodes());
+  for (int n = 0; n < mesh.num_nodes(); ++n) mesh.node_tags[n] = 1000 + n;
+  const std::string message = PairingError(mesh, "slave", "master", {});
+  EXPECT_NE(message.find("slave node " + std::to_string(1000 + node) + " at ("), std::string::npos)
+      << message;
 }
 
 // A quarter of a tube (radius from r0 to r1, angle 0..pi/2, length 0.05 m along z) meshed

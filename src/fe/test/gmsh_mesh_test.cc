@@ -3,11 +3,15 @@
 #include <gmsh.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "fe/gmsh_session.h"
 #include "fe/mesh_faces.h"
+#include "fe/msh_lines.h"
 #include "fe/test/fe_test_util.h"
 
 namespace jointdyn::fe {
@@ -127,6 +131,125 @@ TEST(ReadMsh, MissingGroupsFilesAndExtensionsAreInputErrors) {
   EXPECT_NE(message.find(".msh"), std::string::npos) << message;
   // A session after the failures still works.
   EXPECT_EQ(ReadMsh(WriteBox("again.msh", true, 4.1).first).blocks.size(), 1u);
+}
+
+// A .msh file (format 2.2) of tet4 elements in the physical volume "solid" (and the
+// triangles of the physical surface "top", when given), with the nodes and elements given
+// as their lines ("tag x y z", "tag n1 n2 n3 n4"). Returns the path.
+std::string WriteTets(const std::string& name, const std::vector<std::string>& nodes,
+                      const std::vector<std::string>& tets,
+                      const std::vector<std::string>& triangles = {}) {
+  const std::string path = (test::ScratchDir("msh_" + name) / (name + ".msh")).string();
+  std::ofstream out(path);
+  out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n"
+      << (triangles.empty() ? 1 : 2) << "\n3 1 \"solid\"\n"
+      << (triangles.empty() ? "" : "2 2 \"top\"\n") << "$EndPhysicalNames\n$Nodes\n"
+      << nodes.size() << "\n";
+  for (const std::string& node : nodes) out << node << "\n";
+  out << "$EndNodes\n$Elements\n" << tets.size() + triangles.size() << "\n";
+  for (const std::string& tet : tets) {
+    const auto space = tet.find(' ');
+    out << tet.substr(0, space) << " 4 2 1 1" << tet.substr(space) << "\n";
+  }
+  for (const std::string& triangle : triangles) {
+    const auto space = triangle.find(' ');
+    out << triangle.substr(0, space) << " 2 2 2 2" << triangle.substr(space) << "\n";
+  }
+  out << "$EndElements\n";
+  return path;
+}
+
+const std::vector<std::string> kTetNodes = {"11 0 0 0", "12 1 0 0", "13 0 1 0",
+                                            "14 0 0 1", "15 1 1 1", "16 1 1 1"};
+
+TEST(ReadMsh, KeepsTheFilesTagsForMessages) {
+  const std::string path = WriteTets("tags", kTetNodes, {"101 11 12 13 14", "102 12 13 14 15"});
+  const Mesh mesh = ReadMsh(path);
+  EXPECT_EQ(mesh.file, path);
+  ASSERT_EQ(mesh.num_nodes(), 5);  // node 16 is in no element
+  for (int n = 0; n < 5; ++n) EXPECT_EQ(mesh.NodeTag(n), 11 + n);
+  ASSERT_EQ(mesh.blocks.size(), 1u);
+  EXPECT_EQ(mesh.blocks[0].Tag(1), 102);
+  EXPECT_EQ(mesh.ElementName(mesh.blocks[0], 1), "element 102 (nodes 12 13 14 15)");
+  EXPECT_EQ(MshLine(path, MshEntity::kElement, 102), 20);
+  EXPECT_EQ(MshLine(path, MshEntity::kNode, 13), 12);
+  EXPECT_EQ(MshLine(path, MshEntity::kElement, 7), 0);  // no such element
+}
+
+TEST(ReadMsh, DegenerateElementsAreNamedAtTheirLineWithTheirTags) {
+  std::string path = WriteTets("inverted", kTetNodes, {"101 11 12 13 14", "102 13 12 14 15"});
+  std::string message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find(path + ":20: element 102 (nodes 13 12 14 15) of physical volume "
+                                "'solid': inverted element: det J = -2"),
+            std::string::npos)
+      << message;
+  path = WriteTets("repeated", kTetNodes, {"101 11 12 13 14", "102 12 13 13 15"});
+  message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find(":20: element 102 (nodes 12 13 13 15)"), std::string::npos) << message;
+  EXPECT_NE(message.find("degenerate element: node 13 appears twice"), std::string::npos)
+      << message;
+  path = WriteTets("coincident", kTetNodes, {"101 11 12 13 14", "102 12 15 14 16"});
+  message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find("nodes 15 and 16 coincide at (1, 1, 1) m"), std::string::npos) << message;
+  path = WriteTets("flat", {"11 0 0 0", "12 1 0 0", "13 0 1 0", "14 1 1 0"},
+                   {"101 11 12 13 14"});  // four nodes in a plane: zero volume
+  message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find(":17: element 101 (nodes 11 12 13 14)"), std::string::npos) << message;
+  EXPECT_NE(message.find("degenerate element: det J = "), std::string::npos) << message;
+}
+
+TEST(ReadMsh, AStrayFaceIsNamedAtItsLineWithItsTags) {
+  const std::string path =
+      WriteTets("stray", kTetNodes, {"101 11 12 13 14"}, {"201 11 12 13", "202 12 13 15"});
+  const std::string message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find(path + ":22: face set 'top' = face 202 (nodes "), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("is not a face of any element"), std::string::npos) << message;
+}
+
+TEST(MshLine, FindsNodesAndElementsInFormat4) {
+  const std::string path = WriteBox("lines.msh", true, 4.1).first;
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const Mesh mesh = ReadMsh(path);
+  const ElementBlock& block = mesh.blocks.at(0);
+  for (const int e : {0, block.size() - 1}) {
+    const int line = MshLine(path, MshEntity::kElement, block.Tag(e));
+    ASSERT_GT(line, 0);
+    std::istringstream text(lines.at(line - 1));
+    long long tag = 0;
+    text >> tag;
+    EXPECT_EQ(tag, block.Tag(e));
+    for (int a = 0; a < 4; ++a) {
+      text >> tag;
+      EXPECT_EQ(tag, mesh.NodeTag(block.element(e)[a]));
+    }
+  }
+  const int node = mesh.num_nodes() - 1;
+  const int line = MshLine(path, MshEntity::kNode, mesh.NodeTag(node));
+  ASSERT_GT(line, 0);
+  EXPECT_EQ(lines.at(line - 1), std::to_string(mesh.NodeTag(node)));
+}
+
+TEST(MshLine, ABinaryFileHasNoLines) {
+  const std::string path = (test::ScratchDir("msh_binary") / "binary.msh").string();
+  {
+    GmshSession session;
+    gmsh::model::occ::addBox(0.0, 0.0, 0.0, kLx, kLy, kLz);
+    gmsh::model::occ::synchronize();
+    gmsh::model::setPhysicalName(3, gmsh::model::addPhysicalGroup(3, {1}), "solid");
+    gmsh::option::setNumber("Mesh.MeshSizeMax", 0.05);
+    gmsh::option::setNumber("Mesh.MshFileVersion", 4.1);
+    gmsh::option::setNumber("Mesh.Binary", 1);
+    gmsh::model::mesh::generate(3);
+    gmsh::write(path);
+    gmsh::option::setNumber("Mesh.Binary", 0);  // options are process-wide
+  }
+  const Mesh mesh = ReadMsh(path);
+  EXPECT_EQ(MshLine(path, MshEntity::kElement, mesh.blocks.at(0).Tag(0)), 0);
+  EXPECT_EQ(MshLine(path, MshEntity::kNode, mesh.NodeTag(0)), 0);
+  EXPECT_EQ(mesh.blocks.at(0).tags.size(), static_cast<std::size_t>(mesh.blocks.at(0).size()));
 }
 
 }  // namespace

@@ -53,6 +53,10 @@ TEST(MatrixMarket, ModelRoundTripIsBitwiseExact) {
                         sizeof(double) * model.mesh.nodes.size()),
             0);
   EXPECT_EQ(read.mesh.node_sets, model.mesh.node_sets);
+  // Messages name nodes by their 1-based numbers in the node file.
+  EXPECT_EQ(read.mesh.file, prefix + "_nodes.txt");
+  EXPECT_EQ(read.mesh.NodeName(0), "node 1");
+  EXPECT_EQ(read.mesh.NodeTag(read.mesh.num_nodes() - 1), read.mesh.num_nodes());
 }
 
 TEST(MatrixMarket, GeneralFilesKeepUnsymmetricEntries) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "fe/assembly.h"
 
 namespace jointdyn::fe {
 namespace {
@@ -62,7 +63,15 @@ TEST(Mesh, ValidateNamesTheBrokenPart) {
   };
   Mesh mesh = TwoHexes();
   mesh.blocks[0].connectivity[3] = 99;
-  expect_failure(mesh, "refers to node 99");
+  expect_failure(mesh, "element 0 refers to node index 99");
+  mesh.blocks[0].tags = {57, 58};  // the file's tags name the element
+  expect_failure(mesh, "element 57 refers to node index 99");
+  mesh = TwoHexes();
+  mesh.blocks[0].tags = {57};
+  expect_failure(mesh, "1 element tags for 2 elements");
+  mesh = TwoHexes();
+  mesh.node_tags = {1, 2};
+  expect_failure(mesh, "2 node tags for 12 nodes");
   mesh = TwoHexes();
   mesh.blocks[0].connectivity.pop_back();
   expect_failure(mesh, "not a multiple of 8");
@@ -78,6 +87,41 @@ TEST(Mesh, ValidateNamesTheBrokenPart) {
   mesh = TwoHexes();
   mesh.blocks.push_back(mesh.blocks[0]);
   expect_failure(mesh, "named twice");
+}
+
+TEST(Mesh, EntitiesAreNamedByTheFilesTagsOrByIndex) {
+  Mesh mesh = TwoHexes();
+  EXPECT_EQ(mesh.NodeName(4), "node 4");  // generated: by index
+  EXPECT_EQ(mesh.ElementName(mesh.blocks[0], 1), "element 1 (nodes 1 2 5 4 7 8 11 10)");
+  mesh.node_tags.resize(12);
+  for (int i = 0; i < 12; ++i) mesh.node_tags[i] = 101 + i;
+  mesh.blocks[0].tags = {7, 9};
+  EXPECT_EQ(mesh.NodeName(4), "node 105");
+  EXPECT_EQ(mesh.ElementName(mesh.blocks[0], 1),
+            "element 9 (nodes 102 103 106 105 108 109 112 111)");
+  EXPECT_EQ(mesh.FaceName(mesh.face_sets.at("top"), 0), "face 0 (nodes 107 108 111 110)");
+}
+
+TEST(Mesh, DegenerateElementsAreFound) {
+  Mesh mesh = TwoHexes();
+  EXPECT_FALSE(FindDegenerateElement(mesh).has_value());
+  mesh.nodes.row(2) = mesh.nodes.row(1);  // element 1 collapses onto its edge
+  auto bad = FindDegenerateElement(mesh);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->element, 1);
+  EXPECT_EQ(bad->reason, "degenerate element: nodes 1 and 2 coincide at (0.1, 0, 0) m");
+  mesh = TwoHexes();
+  std::swap_ranges(mesh.blocks[0].connectivity.begin(), mesh.blocks[0].connectivity.begin() + 4,
+                   mesh.blocks[0].connectivity.begin() + 4);  // element 0 upside down
+  bad = FindDegenerateElement(mesh);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->element, 0);
+  EXPECT_EQ(bad->reason.rfind("inverted element: det J = -", 0), 0u) << bad->reason;
+  mesh = TwoHexes();
+  mesh.blocks[0].connectivity[9] = mesh.blocks[0].connectivity[8];
+  bad = FindDegenerateElement(mesh);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->reason, "degenerate element: node 1 appears twice");
 }
 
 }  // namespace
