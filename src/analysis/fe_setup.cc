@@ -1,6 +1,7 @@
 #include "analysis/fe_setup.h"
 
 #include "core/error.h"
+#include "core/memory.h"
 
 namespace jointdyn::analysis {
 
@@ -24,6 +25,14 @@ std::vector<reduction::BoundaryDof> BoundaryDofs(const fe::FeModel& model,
     throw InputError(reduction + ".vibration_modes", std::to_string(vibration_modes),
                      "must be < the interior DOFs (" + std::to_string(interior) + ")");
   return boundary;
+}
+
+void CheckEigenMemory(const std::string& key, int count, int free) {
+  const double bytes = (3.0 * count + 1.0) * free * sizeof(double);
+  const std::string rule =
+      ExceedsMemory(bytes, std::to_string(count) + " eigenvectors of " + std::to_string(free) +
+                               " free DOFs (and the Lanczos basis)");
+  if (!rule.empty()) throw InputError(key, std::to_string(count), rule);
 }
 
 }  // namespace jointdyn::analysis

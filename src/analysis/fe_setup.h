@@ -24,4 +24,10 @@ std::vector<reduction::BoundaryDof> BoundaryDofs(const fe::FeModel& model,
                                                  int vibration_modes,
                                                  const std::string& reduction = "reduction");
 
+// Throws InputError at `key` (value `count`) when an eigen solve for `count` modes of `free`
+// DOFs needs more memory than the machine has: the Lanczos basis of 2 count + 1 vectors
+// (Spectra's default subspace) and the count eigenvectors, of `free` doubles each (the
+// factorization not counted).
+void CheckEigenMemory(const std::string& key, int count, int free);
+
 }  // namespace jointdyn::analysis

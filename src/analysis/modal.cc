@@ -27,6 +27,7 @@ ModalResult RunModal(const ModalOptions& options, Observer& observer) {
   if (options.mode_count >= free)
     throw InputError("modes", std::to_string(options.mode_count),
                      "count must be < the free DOFs (" + std::to_string(free) + ")");
+  CheckEigenMemory("modes", options.mode_count, free);
   if (options.mode_count > 0) {
     const Clock::time_point eigen_start = Clock::now();
     observer.Progress("eigenpairs", 0, 1);

@@ -107,6 +107,7 @@ void CheckOptions(const ReductionOptions& options, const fe::FeModel& model) {
   if (options.compare_full > 0 && options.compare_full + 6 >= free)
     throw InputError("reduction.compare_full", std::to_string(options.compare_full),
                      "must be < the free DOFs less 6 (" + std::to_string(free - 6) + ")");
+  CheckEigenMemory("reduction.compare_full", options.compare_full, free);
   if (options.preload && !options.joint_modes)
     throw InputError("reduction.preload", "(given)",
                      "needs joint_modes (its contact and normal_law; modes: 0 for none)");

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "fe/gmsh_mesh.h"
 #include "fe/gmsh_session.h"
+#include "fe/structured_mesh.h"
 
 namespace jointdyn::fe {
 namespace {
@@ -184,7 +185,28 @@ void Append(Mesh& mesh, const Mesh& part) {
     mesh.face_sets[name] = {set.type, shifted(set.connectivity)};
 }
 
+// Throws InputError at `size` for sheets meshed too finely for int indices or the
+// machine's memory, counted as structured lattices of cells of the sheets' sizes (tets: 6
+// per cell), before Gmsh is asked (and before Count() rounds to int).
+void CheckStackSize(const StackSpec& spec, const SheetMeshOptions& options) {
+  const bool hex = options.shape == CellShape::kHex;
+  const bool linear = options.order == ElementOrder::kLinear;
+  const ElementType type = hex ? (linear ? ElementType::kHex8 : ElementType::kHex20)
+                               : (linear ? ElementType::kTet4 : ElementType::kTet10);
+  LatticeCounts total;
+  for (const SheetSpec& sheet : spec.sheets) {
+    const double cells[3] = {std::max(1.0, std::round((sheet.x1 - sheet.x0) / sheet.h)),
+                             std::max(2.0, std::round(spec.width / sheet.h)),
+                             std::max(1.0, std::round(sheet.t / sheet.h))};
+    const LatticeCounts counts = StructuredMeshCounts(3, cells, type, 6);
+    total.nodes += counts.nodes;
+    total.elements += counts.elements;
+  }
+  CheckMeshSize("size", FormatValue(options.mesh_size), total.nodes, total.elements, type);
+}
+
 Mesh BuildStack(const StackSpec& spec, const SheetMeshOptions& options) {
+  CheckStackSize(spec, options);
   Mesh mesh;
   mesh.dim = 3;
   for (int s = 0; s < static_cast<int>(spec.sheets.size()); ++s)

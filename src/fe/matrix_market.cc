@@ -14,6 +14,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/memory.h"
 
 namespace jointdyn::fe {
 namespace {
@@ -182,8 +183,21 @@ solvers::SparseMatrix ReadMatrixMarket(const std::string& path) {
     int row, col, line;
     double value;
   };
+  // Memory: per entry the parsed entry, its triplets and the compressed matrix (16 + 12 B,
+  // twice for the mirror of a symmetric file's entry); per row and column 4 B of index
+  // arrays in the matrix and in the transposed copy setFromTriplets builds, and per row
+  // the dense vectors an analysis keeps (counted as 8 doubles).
+  const double bytes = double(entries) * (sizeof(Entry) + (symmetric ? 2 : 1) * 28.0) +
+                       double(rows) * (4.0 + 64.0) + double(cols) * 4.0;
+  if (const std::string rule =
+          ExceedsMemory(bytes, "a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                                   " matrix with " + std::to_string(entries) + " entries");
+      !rule.empty())
+    reader.Fail(
+        "size",
+        std::string(tokens[0]) + " " + std::string(tokens[1]) + " " + std::string(tokens[2]), rule);
   std::vector<Entry> list;
-  list.reserve(entries);
+  list.reserve(std::min<long long>(entries, 1 << 20));  // the file may hold fewer
   for (long long k = 0; k < entries; ++k) {
     if (!reader.Next(tokens)) {
       reader.Fail("entries", std::to_string(entries),
@@ -276,6 +290,11 @@ MatrixModel ReadMatrixModel(const MatrixModelFiles& files) {
     if (mesh.dim != 2 && mesh.dim != 3) {
       reader.Fail("dofs_per_node", std::to_string(mesh.dim), "must be 2 or 3");
     }
+    const double bytes =
+        MeshBytes(count, 0.0, mesh.dim == 3 ? ElementType::kHex8 : ElementType::kQuad4);
+    if (const std::string rule = ExceedsMemory(bytes, "the nodes and their matrices");
+        !rule.empty())
+      reader.Fail("nodes", std::to_string(count), rule);
     mesh.nodes.resize(count, 3);
     for (int n = 0; n < count; ++n) {
       if (!reader.Next(tokens)) {

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
 #include <string>
 
 #include "core/error.h"
+#include "core/memory.h"
 
 namespace jointdyn::fe {
 namespace {
@@ -156,6 +158,32 @@ std::vector<int> Mesh::FaceSetNodes(const std::string& name) const {
   std::sort(set.begin(), set.end());
   set.erase(std::unique(set.begin(), set.end()), set.end());
   return set;
+}
+
+double MeshBytes(double nodes, double elements, ElementType type) {
+  // Per node: 3 coordinates (24 B) and, per DOF (one per dimension), a row of the sparse
+  // stiffness and of the mass matrix coupling at least the 3^dim nodes of the neighbouring
+  // linear cells (12 B per nonzero: value and index). Per element: its connectivity (4 B
+  // per node), held about three times while a mesh is generated.
+  const int dim = Dimension(type);
+  const double coupled = dim == 3 ? 27.0 : dim == 2 ? 9.0 : 3.0;
+  return nodes * (24.0 + dim * 2.0 * coupled * dim * 12.0) +
+         elements * NodesPerElement(type) * 4.0 * 3.0;
+}
+
+void CheckMeshSize(const std::string& key, const std::string& value, double nodes, double elements,
+                   ElementType type) {
+  const std::string memory =
+      ExceedsMemory(MeshBytes(nodes, elements, type), "the mesh and its matrices");
+  constexpr double kIntMax = 2147483647.0;
+  const bool too_many = nodes > kIntMax || elements * NodesPerElement(type) > kIntMax;
+  if (memory.empty() && !too_many) return;
+  const auto count = [](double x) {
+    return std::isfinite(x) ? FormatValue(x) : std::string("more than 1e308");
+  };
+  throw InputError(key, value,
+                   "gives " + count(elements) + " elements and " + count(nodes) + " nodes: " +
+                       (memory.empty() ? "more than the 2147483647 an int index holds" : memory));
 }
 
 }  // namespace jointdyn::fe

@@ -46,6 +46,16 @@ const char* Name(ElementType type);  // "tet10", ... (model files, messages)
 int GmshType(ElementType type);      // Gmsh element type code (1, 8, 2, 9, 3, 16, 4, 11, 5, 17)
 bool FromGmshType(int code, ElementType& type);  // false: a type jointdyn does not support
 
+// Throws InputError(key, value, rule) when a mesh of `nodes` nodes and `elements` elements
+// of `type` (counts in double, so that they never overflow) is too large: more nodes or
+// connectivity entries than an int indexes, or more memory than the machine has. The
+// memory is a rough lower bound (MeshBytes): the rule names the counts and the need, e.g.
+// "gives 1e+15 elements and 1e+15 nodes: needs ... but the machine has 23 GB of memory".
+void CheckMeshSize(const std::string& key, const std::string& value, double nodes, double elements,
+                   ElementType type);
+// A rough lower bound of the memory [bytes] of such a mesh in an analysis: see mesh.cc.
+double MeshBytes(double nodes, double elements, ElementType type);
+
 // Elements of one type with flat connectivity (NodesPerElement(type) node indices each).
 struct ElementBlock {
   std::string name;  // part name (Gmsh physical group), unique among blocks

@@ -263,7 +263,28 @@ void CheckCommon(int dim, const double* size, const int* divisions, double disto
   }
 }
 
+// Throws InputError at "divisions" for a mesh too large (CheckMeshSize).
+void CheckLattice(int dim, const int* divisions, ElementType type, int tets_per_hex) {
+  const double cells[3] = {double(divisions[0]), double(divisions[1]),
+                           dim == 3 ? double(divisions[2]) : 1.0};
+  std::string value;
+  for (int d = 0; d < dim; ++d) value += (d ? ", " : "[") + std::to_string(divisions[d]);
+  const LatticeCounts counts = StructuredMeshCounts(dim, cells, type, tets_per_hex);
+  CheckMeshSize("divisions", value + "]", counts.nodes, counts.elements, type);
+}
+
 }  // namespace
+
+LatticeCounts StructuredMeshCounts(int dim, const double* cells, ElementType type,
+                                   int tets_per_hex) {
+  const bool quadratic = NodesPerElement(type) > NodesPerElement(LinearType(type));
+  LatticeCounts counts{1.0, LinearType(type) == ElementType::kTet4 ? double(tets_per_hex) : 1.0};
+  for (int d = 0; d < dim; ++d) {
+    counts.nodes *= (quadratic ? 2.0 : 1.0) * cells[d] + 1.0;
+    counts.elements *= cells[d];
+  }
+  return counts;
+}
 
 void BoxMeshOptions::Validate() const {
   CheckCommon(3, size.data(), divisions.data(), distortion);
@@ -274,6 +295,7 @@ void BoxMeshOptions::Validate() const {
   if (tets_per_hex != 5 && tets_per_hex != 6) {
     throw InputError("tets_per_hex", std::to_string(tets_per_hex), "must be 5 or 6");
   }
+  CheckLattice(3, divisions.data(), type, tets_per_hex);
 }
 
 void RectangleMeshOptions::Validate() const {
@@ -281,6 +303,7 @@ void RectangleMeshOptions::Validate() const {
   if (type != ElementType::kQuad4 && type != ElementType::kQuad8) {
     throw InputError("type", Name(type), "must be quad4 or quad8");
   }
+  CheckLattice(2, divisions.data(), type, 6);
 }
 
 Mesh MakeBoxMesh(const BoxMeshOptions& options) {

@@ -22,7 +22,8 @@ struct BoxMeshOptions {
   // edges. In [0, 0.25].
   double distortion = 0.0;
   std::string block = "box";  // block name
-  // Throws InputError naming the option, its value and the rule.
+  // Throws InputError naming the option, its value and the rule (a mesh too large for int
+  // indices or the machine's memory: at divisions, fe::CheckMeshSize).
   void Validate() const;
 };
 
@@ -34,6 +35,15 @@ struct RectangleMeshOptions {
   std::string block = "rectangle";
   void Validate() const;
 };
+
+// The nodes and elements of a structured mesh of `type` with `cells` per direction (`dim`
+// of them; tetrahedra: `tets_per_hex` per cell), counted in double so that a too fine mesh
+// is counted rather than overflowed. Nodes: the lattice points (hex20: an upper bound).
+struct LatticeCounts {
+  double nodes = 0.0, elements = 0.0;
+};
+LatticeCounts StructuredMeshCounts(int dim, const double* cells, ElementType type,
+                                   int tets_per_hex);
 
 // The meshes pass Mesh::Validate. Nodes are numbered in lattice order (x fastest).
 Mesh MakeBoxMesh(const BoxMeshOptions& options);

@@ -20,25 +20,39 @@ Vec3 ReadVec3(const ModelNode& node, const std::string& key) {
   return {v[0], v[1], v[2]};
 }
 
-// Element-size-driven divisions of `length`, or the listed ones.
+// Element-size-driven divisions of `lengths`, or the listed ones, for elements of `type`:
+// counted in double first, so that a mesh too large for int indices or the machine's memory
+// is an error at divisions or size (fe::CheckMeshSize), never an overflow.
 template <size_t N>
-std::array<int, N> Divisions(const ModelNode& node, const std::vector<double>& lengths) {
-  std::array<int, N> divisions{};
+std::array<int, N> Divisions(const ModelNode& node, const std::vector<double>& lengths,
+                             ElementType type, int tets_per_hex) {
   if (node.Has("divisions") == node.Has("size"))
     node.FailValue("divisions", "", "give divisions (cells per direction) or size (element size)");
+  const std::string key = node.Has("divisions") ? "divisions" : "size";
+  double cells[3] = {1.0, 1.0, 1.0};
+  std::string value;
   if (node.Has("divisions")) {
     const std::vector<double> d = node.Doubles("divisions", AtLeast(1));
     if (d.size() != N)
       node.FailValue("divisions", "", "must be a list of " + std::to_string(N) + " cell counts");
     for (size_t i = 0; i < N; ++i) {
       if (d[i] != std::floor(d[i])) node.FailValue("divisions", FormatValue(d[i]), "must be whole");
-      divisions[i] = static_cast<int>(d[i]);
+      cells[i] = d[i];
+      value += (i ? ", " : "[") + FormatValue(d[i]) + (i + 1 == N ? "]" : "");
     }
   } else {
     const double size = node.Double("size", Positive());
-    for (size_t i = 0; i < N; ++i)
-      divisions[i] = std::max(1, static_cast<int>(std::lround(lengths[i] / size)));
+    for (size_t i = 0; i < N; ++i) cells[i] = std::max(1.0, std::round(lengths[i] / size));
+    value = FormatValue(size);
   }
+  const fe::LatticeCounts counts = fe::StructuredMeshCounts(int(N), cells, type, tets_per_hex);
+  try {
+    fe::CheckMeshSize(key, value, counts.nodes, counts.elements, type);
+  } catch (const InputError& error) {
+    node.Rethrow(error);
+  }
+  std::array<int, N> divisions{};
+  for (size_t i = 0; i < N; ++i) divisions[i] = static_cast<int>(cells[i]);
   return divisions;
 }
 
@@ -105,11 +119,11 @@ void ReadGenerate(const ModelNode& node, fe::FeModelSpec& spec) {
         fe::BoxMeshOptions& o = spec.box;
         const std::vector<double> l = Lengths(node, 3);
         o.size = Vec3(l[0], l[1], l[2]);
-        o.divisions = Divisions<3>(node, l);
         o.type = node.Enum<ElementType>("element", {{"hex8", ElementType::kHex8},
                                                     {"hex20", ElementType::kHex20},
                                                     {"tet4", ElementType::kTet4},
                                                     {"tet10", ElementType::kTet10}});
+        o.divisions = Divisions<3>(node, l, o.type, o.tets_per_hex);
         o.distortion = node.Double("distortion", 0.0, InRange(0.0, 0.25));
         o.block = node.String("block", o.block);
         o.Validate();
@@ -119,9 +133,9 @@ void ReadGenerate(const ModelNode& node, fe::FeModelSpec& spec) {
         fe::RectangleMeshOptions& o = spec.rectangle;
         const std::vector<double> l = Lengths(node, 2);
         o.size = Vec2(l[0], l[1]);
-        o.divisions = Divisions<2>(node, l);
         o.type = node.Enum<ElementType>(
             "element", {{"quad4", ElementType::kQuad4}, {"quad8", ElementType::kQuad8}});
+        o.divisions = Divisions<2>(node, l, o.type, 6);
         o.distortion = node.Double("distortion", 0.0, InRange(0.0, 0.25));
         o.block = node.String("block", o.block);
         o.Validate();

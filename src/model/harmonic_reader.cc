@@ -31,10 +31,33 @@ harmonic::HarmonicOptions ReadHarmonics(const ModelNode& node) {
   o.basis.odd_only = node.Bool("odd_only", false);
   if (o.basis.odd_only && o.basis.harmonics % 2 == 0)
     node.FailValue("count", std::to_string(o.basis.harmonics), "must be odd with odd_only");
-  o.samples = node.Int("samples", o.samples, AtLeast(2 * o.basis.harmonics + 1));
+  o.samples = node.Int("samples", o.samples, AtLeast(2.0 * o.basis.harmonics + 1.0));
   o.condense = node.Bool("condense", o.condense);
   node.Finish();
   return o;
+}
+
+// harmonics.samples within memory. Per sample: the AFT tables of the basis functions and
+// their derivatives (2 nc doubles for nc coefficients) and FFT buffers (3 doubles); per
+// input of each nonlinear element (nin of them: a friction element's dim, else 1) its
+// samples and forces (4 nin doubles) and its Jacobian rows, kept twice (2 nin (nc nin + 1)
+// doubles). A lower bound: the normal inputs of friction elements are not counted.
+void CheckSamples(const ModelNode& harmonics, const analysis::HarmonicOptions& model) {
+  if (!model.harmonics.basis.Validate()) return;  // reported at harmonics by RunHarmonic
+  const double nc = model.harmonics.basis.size();
+  double doubles = 2.0 * nc + 3.0;
+  const auto add = [&](double nin) { doubles += 4.0 * nin + 2.0 * nin * (nc * nin + 1.0); };
+  for (const auto& e : model.model.friction) add(double(e.a.size()));
+  for (size_t i = 0; i < model.model.contacts.size() + model.dry_friction.size() +
+                             model.polynomial_springs.size();
+       ++i)
+    add(1.0);
+  const int samples = model.harmonics.samples;
+  harmonics.CheckMemory("samples", samples * doubles * 8.0,
+                        std::to_string(samples) + " samples of " + FormatValue(nc) +
+                            " coefficients per signal (the AFT tables and the nonlinear "
+                            "elements' samples and Jacobian rows)",
+                        std::to_string(samples));
 }
 
 harmonic::ExcitationTerm ReadExcitation(const ModelNode& node, const DofTable& dofs,
@@ -157,6 +180,7 @@ analysis::HarmonicOptions ReadHarmonic(const ModelNode& root) {
   }
 
   model.harmonics = ReadHarmonics(root.Map("harmonics"));
+  CheckSamples(root.Map("harmonics"), model);
   if (const Status size = harmonic::CheckDenseSize(dofs.size(), model.harmonics.basis,
                                                    "solving without condensation");
       !model.harmonics.condense && !size)

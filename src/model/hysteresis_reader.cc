@@ -9,6 +9,19 @@ namespace {
 
 using laws::PathKind;
 
+// cycles x samples_per_cycle + 1 samples within an int and memory: per sample its time,
+// slip and the stored result (laws::HysteresisSample).
+void CheckSamples(const ModelNode& node, const laws::SlipPath& path) {
+  const double samples = double(path.cycles) * path.samples_per_cycle + 1.0;
+  const std::string what = FormatValue(samples) + " samples (cycles x samples_per_cycle + 1)";
+  node.CheckMemory("cycles",
+                   samples * (sizeof(double) + sizeof(Vec2) + sizeof(laws::HysteresisSample)), what,
+                   std::to_string(path.cycles));
+  if (samples > 2147483647.0)
+    node.FailValue("cycles", std::to_string(path.cycles),
+                   "gives " + what + ", more than the 2147483647 an int counts");
+}
+
 // Reads the slip path; a table with a gap column fills `gap_table`.
 laws::SlipPath ReadPath(const ModelNode& node, std::vector<double>& gap_table) {
   laws::SlipPath path;
@@ -47,6 +60,7 @@ laws::SlipPath ReadPath(const ModelNode& node, std::vector<double>& gap_table) {
     path.frequency = node.Double("frequency", Positive());
     path.cycles = node.Int("cycles", 3, AtLeast(1));
     path.samples_per_cycle = node.Int("samples_per_cycle", 400, AtLeast(8));
+    CheckSamples(node, path);
   }
   node.Finish();
   return path;
@@ -60,6 +74,9 @@ std::vector<double> ReadSweep(const ModelNode& node) {
     const double from = node.Double("from", Positive());
     const double to = node.Double("to", Positive());
     const int count = node.Int("count", AtLeast(2));
+    // Per amplitude: its value and its result (a few doubles: counted as 6).
+    node.CheckMemory("count", count * 7.0 * sizeof(double),
+                     std::to_string(count) + " sweep amplitudes");
     if (!(to > from)) node.FailValue("to", FormatValue(to), "must be > sweep.from");
     for (int i = 0; i < count; ++i)
       amplitudes.push_back(from * std::pow(to / from, double(i) / (count - 1)));

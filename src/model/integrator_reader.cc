@@ -21,6 +21,35 @@ std::string SchemeName(time::Scheme scheme) {
   return "";
 }
 
+namespace {
+
+// The span must not need more than kMaxSteps steps: fixed steps span / dt, adaptive ones at
+// least span / dt_max (dt_min is a floor for rejected steps, not a count). An explicit
+// dt_max must not exceed the span.
+void CheckSteps(const ModelNode& node, const time::IntegratorOptions& o) {
+  const double span = o.t_end - o.t_start;  // may be inf (t_start -1e308, t_end 1e308)
+  if (o.adaptive && node.Has("dt_max") && o.dt_max > span)
+    node.FailValue("dt_max", FormatValue(o.dt_max),
+                   "must be <= t_end - t_start = " + FormatValue(span) + " (the span)");
+  const double steps = std::ceil(span / (o.adaptive ? o.dt_max : o.dt));
+  if (steps <= kMaxSteps) return;
+  node.FailValue("t_end", FormatValue(o.t_end),
+                 "the span from t_start = " + FormatValue(o.t_start) + " takes " +
+                     (std::isfinite(steps) ? FormatValue(steps) : std::string("more than 1e308")) +
+                     (o.adaptive ? " steps of dt_max = " + FormatValue(o.dt_max)
+                                 : " steps of dt = " + FormatValue(o.dt)) +
+                     ", more than the " + FormatValue(kMaxSteps) + " a run may take");
+}
+
+}  // namespace
+
+double OutputSamples(const time::IntegratorOptions& o) {
+  const double span = o.t_end - o.t_start;
+  const double steps = std::ceil(span / o.dt);  // adaptive: about as many as at dt
+  return 1.0 +
+         (o.output_interval > 0.0 ? std::min(steps, std::ceil(span / o.output_interval)) : steps);
+}
+
 time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
   using time::Scheme;
   time::IntegratorOptions o;
@@ -53,6 +82,7 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
   o.max_step_cuts = node.Int("max_step_cuts", o.max_step_cuts, AtLeast(0));
   o.position_scale = node.Double("position_scale", o.position_scale, Positive());
   o.force_scale = node.Double("force_scale", o.force_scale, NonNegative());
+  CheckSteps(node, o);
 
   if (const auto newton = node.OptionalMap("newton")) {
     auto& n = o.newton;

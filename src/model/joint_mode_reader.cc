@@ -23,6 +23,7 @@ std::vector<int> ReadModeCounts(const ModelNode& node, const std::string& key) {
   std::vector<int> modes;
   for (double g : node.Doubles(key, NonNegative())) {
     if (g != std::floor(g)) node.FailValue(key, FormatValue(g), "must be whole numbers of modes");
+    if (g > 2e9) node.FailValue(key, FormatValue(g), "must be at most 2e9 (a number of modes)");
     if (!modes.empty() && g <= modes.back())
       node.FailValue(key, std::to_string(static_cast<int>(g)), "must be ascending and distinct");
     modes.push_back(static_cast<int>(g));

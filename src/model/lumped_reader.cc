@@ -217,11 +217,23 @@ std::pair<std::vector<int>, std::vector<int>> ReadLawEnds(const ModelNode& node,
   return {a, b};
 }
 
+// A rough lower bound of the memory [bytes] per DOF of a lumped model: its name twice
+// (DofTable, the model) and its record, and in an analysis a row of the sparse mass,
+// damping and stiffness matrices (12 B per nonzero, about 3 each) and about 20 state
+// vectors (8 B each).
+constexpr double kBytesPerDof =
+    2 * sizeof(std::string) + sizeof(lumped::Dof) + 3 * 3 * 12.0 + 20 * 8.0;
+
 // `chain`: count masses in a row with springs (and dampers) between neighbours, optional
 // wall springs at the ends, and one `ground` element per mass. DOFs are named 1..count.
 void ReadChain(const ModelNode& chain, bool time_domain, DofTable& dofs, ElementNames& names,
                lumped::LumpedModel& model) {
   const int count = chain.Int("count", AtLeast(1));
+  // Per mass: a DOF, a spring and a damper with their names, and a ground element.
+  chain.CheckMemory("count",
+                    count * (kBytesPerDof + sizeof(lumped::Spring) + sizeof(lumped::Damper) +
+                             sizeof(lumped::FrictionElement) + 3 * sizeof(std::string)),
+                    "a chain of " + std::to_string(count) + " masses");
   const double mass = chain.Double("mass", Positive());
   const double k = chain.Double("spring", NonNegative());
   const double c = chain.Double("damper", 0.0, NonNegative());
@@ -279,8 +291,9 @@ LumpedStructure ReadLumpedStructure(const ModelNode& root, bool time_domain) {
           root.FailValue(key, list[i], "is named twice");
       }
     } else {
-      for (int i = 1, n = root.Int("dofs", AtLeast(1)); i <= n; ++i)
-        list.push_back(std::to_string(i));
+      const int n = root.Int("dofs", AtLeast(1));
+      root.CheckMemory("dofs", n * kBytesPerDof, std::to_string(n) + " DOFs");
+      for (int i = 1; i <= n; ++i) list.push_back(std::to_string(i));
     }
     dofs = DofTable(list);
     for (const auto& name : list) lm.dofs.push_back({name});

@@ -8,6 +8,8 @@
 #include <map>
 #include <utility>
 
+#include "core/memory.h"
+
 namespace jointdyn::model {
 
 Rule Any() {
@@ -127,6 +129,14 @@ void ModelNode::FailValue(const std::string& key, const std::string& value,
   throw InputError(KeyPath(key), value, rule).Located(*file_, LineOf(key), "");
 }
 
+void ModelNode::CheckMemory(const std::string& key, double bytes, const std::string& what,
+                            const std::string& value) const {
+  const std::string rule = ExceedsMemory(bytes, what);
+  if (rule.empty()) return;
+  const YAML::Node given = node_[key];
+  FailValue(key, !value.empty() || !given || !given.IsScalar() ? value : given.Scalar(), rule);
+}
+
 void ModelNode::Rethrow(const InputError& error) const {
   throw error.Located(*file_, LineOf(error.key()), path_);
 }
@@ -191,8 +201,10 @@ double ModelNode::ToDouble(const YAML::Node& value, const std::string& key,
   char* end = nullptr;
   errno = 0;
   const double x = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE)
-    FailValue(key, text, "must be a number");
+  if (text.empty() || end != text.c_str() + text.size()) FailValue(key, text, "must be a number");
+  if (errno == ERANGE)  // overflow, or underflow to 0 or a subnormal number
+    FailValue(key, text,
+              "is out of range: a number must be 0 or of magnitude in [2.2e-308, 1.8e308]");
   if (!std::isfinite(x)) FailValue(key, text, "must be finite");
   if (!rule.ok(x)) FailValue(key, text, rule.text);
   return x;

@@ -108,6 +108,11 @@ class ModelNode {
   // Throws InputError for `key` of this mapping with `value` and `rule`.
   [[noreturn]] void FailValue(const std::string& key, const std::string& value,
                               const std::string& rule) const;
+  // Throws InputError for `key` (with `value`, default: the key's scalar as written) when
+  // `bytes`, an estimate of the memory the value asks for `what`, exceed the machine's
+  // physical memory: "needs 48 GB for <what> but the machine has 23 GB of memory".
+  void CheckMemory(const std::string& key, double bytes, const std::string& what,
+                   const std::string& value = "") const;
   // Rethrows an InputError raised while building an object from this mapping (e.g. a
   // law constructor naming "c1"), located at that key's line in this file.
   [[noreturn]] void Rethrow(const InputError& error) const;

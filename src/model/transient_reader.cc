@@ -149,6 +149,17 @@ TransientFile ReadTransient(const ModelNode& root) {
   const auto output = root.OptionalMap("output");
   ReadOutput(output ? &*output : nullptr, dofs,
              model.title.empty() ? "Transient response" : model.title, file);
+  // The rows of transient.csv are kept in memory: 8 B per column and the time, and a
+  // vector's 24 B per row.
+  const double samples = OutputSamples(model.integrator);
+  const size_t columns = model.Columns().size();
+  const std::string what = FormatValue(samples) + " output rows of " + std::to_string(columns + 1) +
+                           " columns (transient.csv)";
+  const double bytes = samples * ((columns + 1) * 8.0 + 24.0);
+  if (output)
+    output->CheckMemory("interval", bytes, what, FormatValue(model.integrator.output_interval));
+  else
+    root.CheckMemory("integrator", bytes, what, "(no output.interval)");
   root.Finish();
   return file;  // RunTransient validates the integrator options (TransientOptions::Validate)
 }

@@ -107,6 +107,17 @@ TEST(MatrixMarket, RejectsBrokenFilesNamingLineAndRule) {
             ":4: entry = 2 1: repeats the entry of line 3");
 }
 
+// A size line beyond the machine's memory is an input error at it, before anything is
+// allocated (it ended in std::bad_alloc).
+TEST(MatrixMarket, RejectsSizesBeyondMemory) {
+  const std::string banner = "%%MatrixMarket matrix coordinate real symmetric\n";
+  for (const std::string size : {"2000000000 2000000000 1", "100000 100000 2000000000"}) {
+    const std::string message = ReadError(banner + size + "\n1 1 1.0\n");
+    EXPECT_EQ(message.rfind(":2: size = " + size + ": needs ", 0), 0u) << message;
+    EXPECT_NE(message.find(" but the machine has "), std::string::npos) << message;
+  }
+}
+
 TEST(MatrixMarket, RejectsInconsistentCompanionFiles) {
   RectangleMeshOptions options;
   options.divisions = {2, 1};
@@ -137,6 +148,9 @@ TEST(MatrixMarket, RejectsInconsistentCompanionFiles) {
   EXPECT_EQ(error(), prefix + "_nodes.txt:7: z = 1: must be 0 in a plane model");
   std::ofstream(prefix + "_nodes.txt") << "5 2\n0 0 0\n1 0 0\n2 0 0\n0 1 0\n1 1 0\n";
   EXPECT_EQ(error(), prefix + "_K.mtx: size = 12 x 12: must be 10 x 10 (nodes x DOFs per node)");
+  std::ofstream(prefix + "_nodes.txt") << "2000000000 3\n0 0 0\n";
+  const std::string nodes = error();
+  EXPECT_EQ(nodes.rfind(prefix + "_nodes.txt:1: nodes = 2000000000: needs ", 0), 0u) << nodes;
 }
 
 }  // namespace

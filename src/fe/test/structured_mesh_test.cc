@@ -96,5 +96,31 @@ TEST(StructuredMesh, RejectsBadOptions) {
   EXPECT_THROW(MakeBoxMesh(options), InputError);
 }
 
+// Divisions whose node or element count overflows an int (UBSan: signed overflow in the
+// lattice size) or exceeds the memory are an input error at divisions, counted in double.
+TEST(StructuredMesh, RejectsMeshesTooLarge) {
+  BoxMeshOptions options;
+  options.divisions = {100001, 100001, 100001};
+  try {
+    MakeBoxMesh(options);
+    FAIL();
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.rfind("divisions = [100001, 100001, 100001]: gives 1000030000300001 "
+                            "elements and 1000060001200008 nodes: needs 5.4e+06 TB for the "
+                            "mesh and its matrices but the machine has ",
+                            0),
+              0u)
+        << message;
+  }
+  const double cells[3] = {2.0, 3.0, 4.0};
+  const LatticeCounts tet10 = StructuredMeshCounts(3, cells, ElementType::kTet10, 5);
+  EXPECT_EQ(tet10.elements, 120.0);
+  EXPECT_EQ(tet10.nodes, 5.0 * 7.0 * 9.0);
+  RectangleMeshOptions plane;
+  plane.divisions = {2000000000, 2000000000};
+  EXPECT_THROW(MakeRectangleMesh(plane), InputError);
+}
+
 }  // namespace
 }  // namespace jointdyn::fe

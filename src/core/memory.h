@@ -1,0 +1,23 @@
+// The memory bound on sizes read from input: a count or size whose estimated memory
+// exceeds the machine's physical memory is an input error (it could only end in
+// std::bad_alloc, or in swapping for minutes), found before anything is allocated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace jointdyn {
+
+// The machine's physical memory [bytes] (sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGE_SIZE));
+// 0 when the system does not tell.
+std::uint64_t PhysicalMemory();
+
+// Bytes for messages with a binary-prefixed unit: "512 B", "3.2 kB", "48 GB", "1.5e+03 TB".
+std::string FormatBytes(double bytes);
+
+// Empty when `bytes` (an estimate of what a request needs) fit in the physical memory,
+// else the rule for a message: "needs 48 GB for <what> but the machine has 23 GB of
+// memory". `bytes` may be huge or infinite (computed in double, it never overflows).
+std::string ExceedsMemory(double bytes, const std::string& what);
+
+}  // namespace jointdyn
