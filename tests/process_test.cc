@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -245,6 +246,30 @@ TEST(Process, FailedWriteIsAnIoErrorWithTheReason) {
   EXPECT_NE(summary["message"].get<std::string>().find("File too large"), std::string::npos);
   ExpectWholeFiles(out, "after the failed write");
   EXPECT_FALSE(fs::exists(out / "transient.csv.part"));
+}
+
+// A disk that fills up for real: a 256 kB tmpfs (mounting needs root; skipped otherwise,
+// where the test above with its file-size limit covers the same path). The failed CSV is
+// removed, which frees the space the summary then needs to say "failed".
+TEST(Process, FullDiskIsAnIoErrorWithTheReason) {
+  const fs::path dir = Fresh("tmpfs"), disk = dir / "disk", out = disk / "out";
+  fs::create_directories(disk);
+  if (std::system(("mount -t tmpfs -o size=256k tmpfs '" + disk.string() + "' 2>/dev/null").c_str()))
+    GTEST_SKIP() << "cannot mount a tmpfs here (not root)";
+  const int code = Wait(StartRun(Model("long_transient.yaml"), out, dir / "run.log"));
+  const std::string log = Read(dir / "run.log");
+  const nlohmann::json summary = Summary(out);
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(out))
+    files.push_back(fs::relative(entry.path(), out).string());
+  std::system(("umount '" + disk.string() + "'").c_str());
+  EXPECT_EQ(code, 5) << log;
+  EXPECT_NE(log.find("cannot write " + (out / "transient.csv").string() +
+                     ": No space left on device"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(summary["status"], "failed");
+  EXPECT_EQ(files, std::vector<std::string>{"summary.json"});
 }
 
 }  // namespace
