@@ -11,8 +11,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -179,7 +180,9 @@ TEST(Process, KilledStudyLeavesWholeFiles) {
   std::mt19937 random(17);
   std::uniform_real_distribution<double> when(0.02 * seconds, 0.8 * seconds);
   int runs_seen = 0, killed = 0;
-  for (int kill_count = 0; kill_count < 6; ++kill_count) {
+  // JOINTDYN_KILLS=40 for a longer study of the same (6 by default).
+  const char* kills = std::getenv("JOINTDYN_KILLS");
+  for (int kill_count = 0, n = kills ? std::atoi(kills) : 6; kill_count < n; ++kill_count) {
     const pid_t pid = StartRun(Model("kill_study.yaml"), out, dir / "killed.log");
     const double after = when(random);
     std::this_thread::sleep_for(std::chrono::duration<double>(after));
@@ -198,6 +201,7 @@ TEST(Process, KilledStudyLeavesWholeFiles) {
     }
   }
   EXPECT_GE(killed, 3) << "most runs ended before their kill: the test checked little";
+  std::printf("%d kills during a run, up to %d runs of 4 done when killed\n", killed, runs_seen);
   EXPECT_GT(runs_seen, 0) << "no kill came after the first run: the test checked little";
   ASSERT_EQ(Wait(StartRun(Model("kill_study.yaml"), out, dir / "rerun.log")), 0)
       << Read(dir / "rerun.log");
@@ -254,7 +258,8 @@ TEST(Process, FailedWriteIsAnIoErrorWithTheReason) {
 TEST(Process, FullDiskIsAnIoErrorWithTheReason) {
   const fs::path dir = Fresh("tmpfs"), disk = dir / "disk", out = disk / "out";
   fs::create_directories(disk);
-  if (std::system(("mount -t tmpfs -o size=256k tmpfs '" + disk.string() + "' 2>/dev/null").c_str()))
+  if (std::system(
+          ("mount -t tmpfs -o size=256k tmpfs '" + disk.string() + "' 2>/dev/null").c_str()))
     GTEST_SKIP() << "cannot mount a tmpfs here (not root)";
   const int code = Wait(StartRun(Model("long_transient.yaml"), out, dir / "run.log"));
   const std::string log = Read(dir / "run.log");
@@ -264,9 +269,9 @@ TEST(Process, FullDiskIsAnIoErrorWithTheReason) {
     files.push_back(fs::relative(entry.path(), out).string());
   std::system(("umount '" + disk.string() + "'").c_str());
   EXPECT_EQ(code, 5) << log;
-  EXPECT_NE(log.find("cannot write " + (out / "transient.csv").string() +
-                     ": No space left on device"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("cannot write " + (out / "transient.csv").string() + ": No space left on device"),
+      std::string::npos)
       << log;
   EXPECT_EQ(summary["status"], "failed");
   EXPECT_EQ(files, std::vector<std::string>{"summary.json"});
