@@ -5,6 +5,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "fe/abaqus_inp.h"
 #include "fe/assembly.h"
 #include "fe/beam.h"
 #include "fe/contact_surface.h"
@@ -24,8 +25,9 @@ Mesh MakeMesh(const FeModelSpec& spec, solvers::SparseMatrix& stiffness,
       return MakeBoxMesh(spec.box);
     case MeshSource::kRectangle:
       return MakeRectangleMesh(spec.rectangle);
-    case MeshSource::kMshFile:
-      return ReadMsh(spec.msh_file.string());
+    case MeshSource::kMshFile:  // a Gmsh .msh or an Abaqus .inp file
+      return spec.msh_file.extension() == ".inp" ? ReadInp(spec.msh_file.string())
+                                                 : ReadMsh(spec.msh_file.string());
     case MeshSource::kMatrixMarket: {
       MatrixModel model = ReadMatrixModel(spec.matrix_files);
       stiffness = std::move(model.stiffness);

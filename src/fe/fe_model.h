@@ -87,7 +87,7 @@ struct FeModelSpec {
   MultilayerSheetOptions multilayer_sheet;
   BoxMeshOptions box;
   RectangleMeshOptions rectangle;
-  std::filesystem::path msh_file;                    // kMshFile
+  std::filesystem::path msh_file;                    // kMshFile: .msh (Gmsh) or .inp (Abaqus)
   MatrixModelFiles matrix_files;                     // kMatrixMarket
   std::map<std::string, ElasticMaterial> materials;  // per block name
   std::vector<ReferenceNodeSpec> reference_nodes;
