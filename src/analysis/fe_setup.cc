@@ -6,8 +6,15 @@
 namespace jointdyn::analysis {
 
 fe::FeModel BuildModel(const fe::FeModelSpec& spec, Observer& observer) {
-  return fe::BuildFeModel(
+  fe::FeModel model = fe::BuildFeModel(
       spec, observer.ProgressOf("FE model: mesh, assembly, constraints, contact pairing"));
+  if (!model.ignored_keywords.empty()) {
+    std::string list;
+    for (const auto& [keyword, count] : model.ignored_keywords)
+      list += (list.empty() ? "" : ", ") + keyword + " (" + std::to_string(count) + ")";
+    observer.Note("mesh file: left out (the model file gives these): " + list);
+  }
+  return model;
 }
 
 std::vector<reduction::BoundaryDof> BoundaryDofs(const fe::FeModel& model,

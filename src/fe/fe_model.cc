@@ -14,8 +14,7 @@
 namespace jointdyn::fe {
 namespace {
 
-Mesh MakeMesh(const FeModelSpec& spec, solvers::SparseMatrix& stiffness,
-              solvers::SparseMatrix& mass) {
+Mesh MakeMesh(const FeModelSpec& spec, FeModel& model) {
   switch (spec.source) {
     case MeshSource::kFrictionBar:
       return BuildFrictionBar(spec.friction_bar);
@@ -26,13 +25,14 @@ Mesh MakeMesh(const FeModelSpec& spec, solvers::SparseMatrix& stiffness,
     case MeshSource::kRectangle:
       return MakeRectangleMesh(spec.rectangle);
     case MeshSource::kMshFile:  // a Gmsh .msh or an Abaqus .inp file
-      return spec.msh_file.extension() == ".inp" ? ReadInp(spec.msh_file.string())
-                                                 : ReadMsh(spec.msh_file.string());
+      return spec.msh_file.extension() == ".inp"
+                 ? ReadInp(spec.msh_file.string(), &model.ignored_keywords)
+                 : ReadMsh(spec.msh_file.string());
     case MeshSource::kMatrixMarket: {
-      MatrixModel model = ReadMatrixModel(spec.matrix_files);
-      stiffness = std::move(model.stiffness);
-      mass = std::move(model.mass);
-      return std::move(model.mesh);
+      MatrixModel matrices = ReadMatrixModel(spec.matrix_files);
+      model.stiffness = std::move(matrices.stiffness);
+      model.mass = std::move(matrices.mass);
+      return std::move(matrices.mesh);
     }
   }
   return {};
@@ -46,7 +46,7 @@ bool Generated(MeshSource source) {
 // face set): at their keys under mesh.generate; others at `mesh`.
 Mesh MeshOf(const FeModelSpec& spec, FeModel& model) {
   try {
-    return MakeMesh(spec, model.stiffness, model.mass);
+    return MakeMesh(spec, model);
   } catch (const InputError& error) {
     if (Generated(spec.source) && !error.key().empty()) throw error.Located("", 0, "mesh.generate");
     throw error.At("mesh");

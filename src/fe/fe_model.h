@@ -125,6 +125,9 @@ struct FeModel {
   std::vector<std::string> contact_names;
   int beams = 0;
   FeStageTimes times;
+  // What the mesh file had that jointdyn leaves out (an Abaqus .inp's materials, steps,
+  // loads: the model file gives those): "*KEYWORD" -> count. Empty for other sources.
+  std::map<std::string, int> ignored_keywords;
 
   // The index of contact `name` in `contacts` (as FeModelSpec::ContactIndex).
   int ContactIndex(const std::string& name, const std::string& key) const;

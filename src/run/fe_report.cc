@@ -43,6 +43,7 @@ nlohmann::json FeModelSummary(const fe::FeModelSpec& spec, const fe::FeModel& mo
   const fe::DofMap& dofs = *model.dofs;
   nlohmann::json summary;
   summary["mesh"] = fe::Name(spec.source);
+  if (!model.ignored_keywords.empty()) summary["mesh_keywords_left_out"] = model.ignored_keywords;
   summary["dim"] = mesh.dim;
   summary["nodes"] = mesh.num_nodes();
   nlohmann::json elements = nlohmann::json::object();
