@@ -1,8 +1,6 @@
 #include "fe/abaqus_inp.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -12,6 +10,7 @@
 
 #include "core/error.h"
 #include "fe/assembly.h"
+#include "fe/input_text.h"
 #include "fe/mesh_faces.h"
 
 namespace jointdyn::fe {
@@ -19,27 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A line of an input file, for messages.
-struct Line {
-  std::string file;
-  int number = 0;
-  std::string text;
-};
+using Line = InputLine;
 
 [[noreturn]] void Fail(const Line& at, const std::string& key, const std::string& value,
                        const std::string& rule) {
-  throw InputError(key, value, rule).Located(at.file, at.number, "");
-}
-
-std::string Upper(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return text;
-}
-
-std::string Trim(const std::string& text) {
-  const size_t first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+  FailAt(at, key, value, rule);
 }
 
 // The comma-separated fields of a line, trimmed; a trailing comma adds no field.
@@ -51,16 +34,10 @@ std::vector<std::string> Fields(const std::string& text) {
   return fields;
 }
 
-template <class T>
-bool Parse(const std::string& text, T& value) {
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  return ec == std::errc() && ptr == end;
-}
-
 long long Label(const Line& at, const std::string& field, const std::string& what) {
   long long label = 0;
-  if (!Parse(field, label) || label <= 0) Fail(at, what, field, "must be a positive integer label");
+  if (!ParseWhole(field, label) || label <= 0)
+    Fail(at, what, field, "must be a positive integer label");
   return label;
 }
 
@@ -235,7 +212,7 @@ void InpModel::Nodes(const Card& card) {
     const long long label = Label(line, f[0], "node label");
     Vec3 x = Vec3::Zero();
     for (size_t i = 1; i < f.size(); ++i)
-      if (!Parse(f[i], x(i - 1)) || !std::isfinite(x(i - 1)))
+      if (!ParseWhole(f[i], x(i - 1)) || !std::isfinite(x(i - 1)))
         Fail(line, "node " + f[0], f[i], "coordinates must be finite numbers");
     if (!nodes_.emplace(label, x).second)
       Fail(line, "node " + f[0], "",
@@ -307,7 +284,7 @@ void InpModel::Set(const Card& card, std::map<std::string, LabelSet>& sets,
     }
     for (const std::string& field : f) {
       long long label = 0;
-      if (Parse(field, label)) {
+      if (ParseWhole(field, label)) {
         set.labels.push_back(Label(line, field, "label"));
       } else if (const LabelSet* other = Find(sets, field); other && other != &set) {
         set.labels.insert(set.labels.end(), other->labels.begin(), other->labels.end());
@@ -331,12 +308,12 @@ void InpModel::SurfaceCard(const Card& card) {
   for (const Line& line : card.data) {
     const std::vector<std::string> f = Fields(line.text);
     int face = 0;
-    if (f.size() != 2 || f[1].size() < 2 || Upper(f[1])[0] != 'S' || !Parse(f[1].substr(1), face) ||
-        face < 1)
+    if (f.size() != 2 || f[1].size() < 2 || Upper(f[1])[0] != 'S' ||
+        !ParseWhole(f[1].substr(1), face) || face < 1)
       Fail(line, "*SURFACE, NAME=" + name, line.text, "must be: element set or label, S<face>");
     long long label = 0;
     std::vector<long long> labels;
-    if (Parse(f[0], label)) {
+    if (ParseWhole(f[0], label)) {
       labels = {label};
     } else if (const LabelSet* set = Find(elsets_, f[0])) {
       labels = set->labels;

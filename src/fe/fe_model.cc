@@ -10,6 +10,7 @@
 #include "fe/beam.h"
 #include "fe/contact_surface.h"
 #include "fe/gmsh_mesh.h"
+#include "fe/nastran_bdf.h"
 
 namespace jointdyn::fe {
 namespace {
@@ -24,10 +25,12 @@ Mesh MakeMesh(const FeModelSpec& spec, FeModel& model) {
       return MakeBoxMesh(spec.box);
     case MeshSource::kRectangle:
       return MakeRectangleMesh(spec.rectangle);
-    case MeshSource::kMshFile:  // a Gmsh .msh or an Abaqus .inp file
-      return spec.msh_file.extension() == ".inp"
-                 ? ReadInp(spec.msh_file.string(), &model.ignored_keywords)
-                 : ReadMsh(spec.msh_file.string());
+    case MeshSource::kMshFile: {  // Gmsh .msh, Abaqus .inp or Nastran bulk data
+      const std::string file = spec.msh_file.string();
+      if (spec.msh_file.extension() == ".inp") return ReadInp(file, &model.ignored_keywords);
+      if (IsBulkDataFile(file)) return ReadBdf(file, &model.ignored_keywords);
+      return ReadMsh(file);
+    }
     case MeshSource::kMatrixMarket: {
       MatrixModel matrices = ReadMatrixModel(spec.matrix_files);
       model.stiffness = std::move(matrices.stiffness);

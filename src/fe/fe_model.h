@@ -87,7 +87,7 @@ struct FeModelSpec {
   MultilayerSheetOptions multilayer_sheet;
   BoxMeshOptions box;
   RectangleMeshOptions rectangle;
-  std::filesystem::path msh_file;                    // kMshFile: .msh (Gmsh) or .inp (Abaqus)
+  std::filesystem::path msh_file;                    // kMshFile: .msh, .inp, .bdf/.nas/.dat
   MatrixModelFiles matrix_files;                     // kMatrixMarket
   std::map<std::string, ElasticMaterial> materials;  // per block name
   std::vector<ReferenceNodeSpec> reference_nodes;
@@ -125,8 +125,9 @@ struct FeModel {
   std::vector<std::string> contact_names;
   int beams = 0;
   FeStageTimes times;
-  // What the mesh file had that jointdyn leaves out (an Abaqus .inp's materials, steps,
-  // loads: the model file gives those): "*KEYWORD" -> count. Empty for other sources.
+  // What the mesh file had that jointdyn leaves out (the materials, steps, loads of an
+  // Abaqus .inp or Nastran bulk data: the model file gives those): "*KEYWORD" or "CARD" ->
+  // count. Empty for other sources.
   std::map<std::string, int> ignored_keywords;
 
   // The index of contact `name` in `contacts` (as FeModelSpec::ContactIndex).

@@ -192,7 +192,8 @@ Mesh MeshFromGmshModel(const std::string& source, const std::string& file) {
 
 Mesh ReadMsh(const std::string& path, bool verbose) {
   if (std::filesystem::path(path).extension() != ".msh")
-    throw InputError("mesh file", path, "must be a Gmsh mesh with the extension .msh");
+    throw InputError("mesh file", path,
+                     "must be a Gmsh .msh, an Abaqus .inp or Nastran bulk data (.bdf, .nas, .dat)");
   if (!std::filesystem::is_regular_file(path))
     throw InputError("mesh file", path, "cannot be opened (no such file)");
   GmshSession session(verbose);

@@ -1,0 +1,328 @@
+#include "fe/nastran_bdf.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "fe/assembly.h"
+#include "fe/input_text.h"
+
+namespace jointdyn::fe {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A card with its data fields (continuations joined; blank fields kept as "").
+struct Card {
+  std::string name;  // upper case, without the large-field '*'
+  std::vector<std::string> fields;
+  InputLine at;
+};
+
+// A physical line: its first field (a card name or a continuation mark) and data fields.
+struct Physical {
+  std::string head;
+  std::vector<std::string> data;
+};
+
+Physical Split(const std::string& text) {
+  Physical line;
+  if (text.find(',') != std::string::npos) {  // free field: name, 8 data, continuation mark
+    std::stringstream in(text);
+    std::string field;
+    std::getline(in, field, ',');
+    line.head = Trim(field);
+    while (line.data.size() < 8 && std::getline(in, field, ',')) line.data.push_back(Trim(field));
+    return line;
+  }
+  line.head = Trim(text.substr(0, 8));
+  const bool large = !line.head.empty() && line.head.back() == '*';
+  const size_t width = large ? 16 : 8, count = large ? 4 : 8;
+  for (size_t i = 0; i < count && 8 + i * width < text.size(); ++i)
+    line.data.push_back(Trim(text.substr(8 + i * width, width)));
+  return line;
+}
+
+// A Nastran real: "7850.", "1.5-3" (1.5e-3), "2.1+11", "1.0D-3".
+bool Real(std::string text, double& value) {
+  std::replace(text.begin(), text.end(), 'D', 'E');
+  std::replace(text.begin(), text.end(), 'd', 'E');
+  if (text.find_first_of("eE") == std::string::npos)
+    for (size_t i = 1; i < text.size(); ++i)
+      if ((text[i] == '+' || text[i] == '-') &&
+          (std::isdigit(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '.')) {
+        text.insert(i, "E");
+        break;
+      }
+  if (!text.empty() && text.front() == '+') text.erase(0, 1);
+  return ParseWhole(text, value) && std::isfinite(value);
+}
+
+long long Id(const Card& card, size_t field, const std::string& what) {
+  long long id = 0;
+  const std::string text = field < card.fields.size() ? card.fields[field] : "";
+  if (!ParseWhole(text, id) || id <= 0)
+    FailAt(card.at, card.name + " " + what, text.empty() ? "(blank)" : text,
+           "must be a positive integer");
+  return id;
+}
+
+// The cards of `path`, INCLUDE files read in place: what lies between BEGIN BULK and ENDDATA
+// (all of a file without BEGIN BULK, and all of an included file).
+void ReadCards(const fs::path& path, const InputLine& from, std::vector<Card>& cards, int depth) {
+  std::ifstream in(path);
+  if (!in) FailAt(from, "file", path.string(), "cannot be opened (no such file?)");
+  if (depth > 10) FailAt(from, "INCLUDE", path.string(), "nests more than 10 files deep");
+  std::vector<InputLine> lines;
+  bool has_begin_bulk = false;
+  for (InputLine line{path.string(), 0, ""}; std::getline(in, line.text);) {
+    ++line.number;
+    if (!line.text.empty() && line.text.back() == '\r') line.text.pop_back();
+    has_begin_bulk |= Upper(Trim(line.text)).rfind("BEGIN BULK", 0) == 0;
+    lines.push_back(line);
+  }
+  bool bulk = !has_begin_bulk || depth > 0;
+  for (const InputLine& line : lines) {
+    const std::string upper = Upper(Trim(line.text));
+    if (upper.rfind("BEGIN BULK", 0) == 0) {
+      bulk = true;
+      continue;
+    }
+    if (!bulk || upper.empty() || upper[0] == '$') continue;
+    if (upper.rfind("ENDDATA", 0) == 0) break;
+    if (upper.rfind("INCLUDE", 0) == 0) {
+      const size_t open = line.text.find('\''), close = line.text.rfind('\'');
+      if (open == std::string::npos || close <= open)
+        FailAt(line, "INCLUDE", Trim(line.text), "must name a file in quotes: INCLUDE 'file'");
+      const fs::path input = line.text.substr(open + 1, close - open - 1);
+      ReadCards(input.is_absolute() ? input : path.parent_path() / input, line, cards, depth + 1);
+      continue;
+    }
+    Physical physical = Split(line.text);
+    const bool continuation =
+        physical.head.empty() || physical.head[0] == '+' || physical.head[0] == '*';
+    if (continuation) {
+      if (cards.empty()) FailAt(line, "continuation", Trim(line.text), "comes before any card");
+    } else {
+      std::string name = Upper(physical.head);
+      if (name.back() == '*') name.pop_back();
+      cards.push_back({name, {}, line});
+    }
+    Card& card = cards.back();
+    card.fields.insert(card.fields.end(), physical.data.begin(), physical.data.end());
+  }
+}
+
+// Gmsh's node (mesh.h) for each node of a CTETRA or CHEXA; its mid-edge nodes: CTETRA
+// 12 23 31 14 24 34, Gmsh 01 12 20 30 32 31; CHEXA 12 23 34 41 15 26 37 48 56 67 78 85,
+// Gmsh 01 03 04 12 15 23 26 37 45 47 56 67 (counted from 1 and 0).
+const std::vector<int>& GmshFromNastran(ElementType type) {
+  static const std::map<ElementType, std::vector<int>> kOrders = {
+      {ElementType::kTet4, {0, 1, 2, 3}},
+      {ElementType::kTet10, {0, 1, 2, 3, 4, 5, 6, 7, 9, 8}},
+      {ElementType::kHex8, {0, 1, 2, 3, 4, 5, 6, 7}},
+      {ElementType::kHex20,
+       {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 9, 13, 10, 14, 15, 16, 19, 17, 18}}};
+  return kOrders.at(type);
+}
+
+struct Element {
+  long long id = 0;
+  long long pid = 0;
+  ElementType type = ElementType::kHex8;
+  std::vector<long long> nodes;  // Nastran order
+  InputLine at;
+};
+
+Element ReadElement(const Card& card) {
+  Element element{Id(card, 0, "EID"), Id(card, 1, "PID"), ElementType::kHex8, {}, card.at};
+  for (size_t f = 2; f < card.fields.size(); ++f)
+    if (!card.fields[f].empty()) element.nodes.push_back(Id(card, f, "G" + std::to_string(f - 1)));
+  const bool tet = card.name == "CTETRA";
+  const size_t linear = tet ? 4 : 8, quadratic = tet ? 10 : 20;
+  if (element.nodes.size() != linear && element.nodes.size() != quadratic)
+    FailAt(
+        card.at, card.name + " " + card.fields[0], std::to_string(element.nodes.size()) + " nodes",
+        "must have " + std::to_string(linear) + " or all " + std::to_string(quadratic) + " nodes");
+  const bool second = element.nodes.size() == quadratic;
+  element.type = tet ? (second ? ElementType::kTet10 : ElementType::kTet4)
+                     : (second ? ElementType::kHex20 : ElementType::kHex8);
+  return element;
+}
+
+// SET1: SID, then node IDs and "a THRU b" ranges.
+std::vector<long long> ReadSet(const Card& card) {
+  std::vector<long long> ids;
+  for (size_t f = 1; f < card.fields.size(); ++f) {
+    if (card.fields[f].empty()) continue;
+    if (Upper(card.fields[f]) != "THRU") {
+      ids.push_back(Id(card, f, "ID"));
+      continue;
+    }
+    const long long last = Id(card, f + 1, "THRU end");
+    if (ids.empty() || last < ids.back() || last - ids.back() > 100000000)
+      FailAt(card.at, "SET1 " + card.fields[0], card.fields[f + 1],
+             "THRU needs a start before it and an end not below it (at most 1e8 IDs)");
+    for (long long id = ids.back() + 1; id <= last; ++id) ids.push_back(id);
+    ++f;
+  }
+  return ids;
+}
+
+// The cards as a model by ID; Build() makes the mesh.
+struct BulkModel {
+  std::map<long long, Vec3> grids;
+  std::map<long long, InputLine> grid_lines;
+  std::vector<Element> elements;
+  std::set<long long> element_ids;
+  std::map<std::string, std::vector<long long>> sets;
+  std::map<std::string, InputLine> set_lines;
+
+  void Read(const std::vector<Card>& cards, std::map<std::string, int>& ignored);
+  Mesh Build(const std::string& path) const;
+};
+
+void BulkModel::Read(const std::vector<Card>& cards, std::map<std::string, int>& ignored) {
+  static const std::set<std::string> kLost = {
+      "RBE2",   "RBE3", "RBAR",  "RBAR1", "MPC",    "CPENTA", "CPYRA", "CQUAD4", "CQUAD8", "CTRIA3",
+      "CTRIA6", "CBAR", "CBEAM", "CROD",  "CELAS1", "CELAS2", "CBUSH", "CONM2",  "CGAP"};
+  std::map<std::string, std::vector<int>> lost;  // card -> lines
+  std::string lost_file;
+  for (const Card& card : cards) {
+    if (kLost.count(card.name)) {
+      lost[card.name].push_back(card.at.number);
+      lost_file = card.at.file;
+    } else if (card.name == "GRID") {
+      const long long id = Id(card, 0, "ID");
+      if (card.fields.size() > 1 && !card.fields[1].empty() && card.fields[1] != "0")
+        FailAt(card.at, "GRID " + card.fields[0] + " CP", card.fields[1],
+               "coordinates must be in the basic system (CP blank or 0)");
+      Vec3 x = Vec3::Zero();
+      for (int d = 0; d < 3; ++d) {
+        const std::string text = 2 + d < int(card.fields.size()) ? card.fields[2 + d] : "";
+        if (!text.empty() && !Real(text, x(d)))
+          FailAt(card.at, "GRID " + card.fields[0] + " X" + std::to_string(d + 1), text,
+                 "must be a finite real");
+      }
+      if (!grids.emplace(id, x).second)
+        FailAt(card.at, "GRID " + card.fields[0], "",
+               "is defined twice (first at line " + std::to_string(grid_lines[id].number) + ")");
+      grid_lines[id] = card.at;
+    } else if (card.name == "CTETRA" || card.name == "CHEXA") {
+      elements.push_back(ReadElement(card));
+      if (!element_ids.insert(elements.back().id).second)
+        FailAt(card.at, card.name + " " + card.fields[0], "", "reuses an element ID");
+    } else if (card.name == "SET1") {
+      const std::string name = "set_" + std::to_string(Id(card, 0, "SID"));
+      sets[name] = ReadSet(card);
+      set_lines[name] = card.at;
+    } else {
+      ++ignored[card.name];
+    }
+  }
+  if (!lost.empty()) {
+    std::string list;
+    for (const auto& [name, lines] : lost)
+      list += (list.empty() ? "" : ", ") + std::to_string(lines.size()) + " " + name +
+              " (first at line " + std::to_string(lines.front()) + ")";
+    throw InputError("cards", list,
+                     "are not read from bulk data: define couplings in the model file; "
+                     "wedges, pyramids, shells, beams, springs and masses are not supported")
+        .Located(lost_file, 0, "");
+  }
+  if (elements.empty())
+    throw InputError("CTETRA, CHEXA", "", "the file defines no solid elements")
+        .Located(cards.empty() ? "" : cards.front().at.file, 0, "");
+}
+
+Mesh BulkModel::Build(const std::string& path) const {
+  Mesh mesh;
+  mesh.file = path;
+  std::map<long long, int> index;  // GRID ID -> mesh node, for the nodes of elements
+  for (const Element& element : elements)
+    for (long long node : element.nodes) {
+      if (!grids.count(node))
+        FailAt(element.at, "element " + std::to_string(element.id), "node " + std::to_string(node),
+               "is not defined by a GRID");
+      index.emplace(node, 0);
+    }
+  mesh.nodes.resize(static_cast<Eigen::Index>(index.size()), 3);
+  int next = 0;
+  for (auto& [id, node] : index) {
+    node = next++;
+    mesh.nodes.row(node) = grids.at(id).transpose();
+    mesh.node_tags.push_back(id);
+  }
+  // Blocks by PID; a PID with several element types gives one block per type.
+  std::map<long long, std::set<ElementType>> types;
+  for (const Element& element : elements) types[element.pid].insert(element.type);
+  std::map<std::pair<long long, ElementType>, size_t> blocks;
+  for (const Element& element : elements) {
+    const auto [it, added] =
+        blocks.emplace(std::pair(element.pid, element.type), mesh.blocks.size());
+    if (added)
+      mesh.blocks.push_back(
+          {"pid_" + std::to_string(element.pid) +
+               (types[element.pid].size() > 1 ? std::string("_") + Name(element.type) : ""),
+           element.type,
+           {},
+           {}});
+    ElementBlock& block = mesh.blocks[it->second];
+    for (int node : GmshFromNastran(element.type))
+      block.connectivity.push_back(index.at(element.nodes[node]));
+    block.tags.push_back(element.id);
+  }
+  for (const ElementBlock& block : mesh.blocks) {
+    std::vector<int>& set = mesh.node_sets[block.name];
+    set.assign(block.connectivity.begin(), block.connectivity.end());
+  }
+  for (const auto& [name, ids] : sets)
+    for (long long id : ids) {
+      if (!grids.count(id)) FailAt(set_lines.at(name), name, std::to_string(id), "is not a GRID");
+      if (const auto it = index.find(id); it != index.end())
+        mesh.node_sets[name].push_back(it->second);
+    }
+  for (auto& [name, nodes] : mesh.node_sets) {
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  }
+  if (const Status status = mesh.Validate(path); !status.ok)
+    throw InputError("", "", status.message);
+  if (const auto bad = FindDegenerateElement(mesh)) {
+    const ElementBlock& block = mesh.blocks[bad->block];
+    const long long id = block.Tag(bad->element);
+    const auto element = std::find_if(elements.begin(), elements.end(),
+                                      [&](const Element& e) { return e.id == id; });
+    FailAt(element->at, mesh.ElementName(block, bad->element) + " of block '" + block.name + "'",
+           "", bad->reason);
+  }
+  return mesh;
+}
+
+}  // namespace
+
+bool IsBulkDataFile(const std::string& path) {
+  const std::string extension = Upper(fs::path(path).extension().string());
+  return extension == ".BDF" || extension == ".NAS" || extension == ".DAT";
+}
+
+Mesh ReadBdf(const std::string& path, std::map<std::string, int>* ignored) {
+  if (!IsBulkDataFile(path))
+    throw InputError("mesh file", path,
+                     "must be Nastran bulk data with the extension .bdf, .nas or .dat");
+  std::vector<Card> cards;
+  ReadCards(path, InputLine{path, 0, ""}, cards, 0);
+  BulkModel model;
+  std::map<std::string, int> skipped;
+  model.Read(cards, ignored ? *ignored : skipped);
+  return model.Build(path);
+}
+
+}  // namespace jointdyn::fe

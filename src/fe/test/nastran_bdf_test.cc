@@ -1,0 +1,145 @@
+// Nastran bulk data meshes (fe/nastran_bdf.h): small, large and free field cards with
+// continuations, node orders converted to Gmsh's (checked by the geometry: every mid-edge
+// node at the midpoint of its Gmsh edge), blocks by PID, SET1 node sets, and the errors of
+// malformed files at their file and line.
+#include "fe/nastran_bdf.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace jointdyn::fe {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path Write(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::temp_directory_path() / "jointdyn_nastran_bdf";
+  fs::create_directories(dir);
+  std::ofstream(dir / name) << text;
+  return dir / name;
+}
+
+// A small-field line: every field padded to 8 characters.
+std::string Small(const std::vector<std::string>& fields) {
+  std::string line;
+  for (const std::string& field : fields) line += field + std::string(8 - field.size(), ' ');
+  return line + "\n";
+}
+
+std::string Error(const std::string& text) {
+  const fs::path path = Write("bad.bdf", text);
+  try {
+    ReadBdf(path.string());
+  } catch (const InputError& error) {
+    std::string message = error.what();
+    const std::string dir = path.parent_path().string() + "/";
+    for (size_t at; (at = message.find(dir)) != std::string::npos;) message.erase(at, dir.size());
+    return message;
+  }
+  return "";
+}
+
+const std::vector<std::pair<int, int>> kGmshHexEdges{
+    {0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3}, {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
+
+// A distorted CHEXA with 20 nodes, mid-edge nodes in Nastran's order (12 23 34 41 15 26 37
+// 48 56 67 78 85, from 1), GRIDs in small, large and free field with Nastran reals.
+std::string Hex20() {
+  const double c[8][3] = {{0, 0, 0},   {1.1, 0, 0.1}, {1, 1.2, 0}, {0, 0.9, 0},
+                          {0, 0.1, 1}, {1, 0, 1.3},   {1.2, 1, 1}, {0, 1, 0.8}};
+  const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 4}, {1, 5},
+                            {2, 6}, {3, 7}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
+  std::ostringstream text;
+  text << "$ a comment\nBEGIN BULK\n";
+  const auto grid = [&](int id, const double* x) {
+    std::ostringstream f[3];
+    for (int d = 0; d < 3; ++d) f[d] << x[d];
+    if (id % 3 == 0) {
+      text << "GRID," << id << ",," << f[0].str() << "," << f[1].str() << "," << f[2].str() << "\n";
+    } else if (id % 3 == 1) {
+      text << Small({"GRID", std::to_string(id), "", f[0].str(), f[1].str(), f[2].str()});
+    } else {  // large field: 16-character fields, the third coordinate on the continuation
+      text << "GRID*   " << std::string(16 - std::to_string(id).size(), ' ') << id
+           << std::string(16, ' ') << f[0].str() << std::string(16 - f[0].str().size(), ' ')
+           << f[1].str() << std::string(16 - f[1].str().size(), ' ') << "\n*       " << f[2].str()
+           << "\n";
+    }
+  };
+  for (int i = 0; i < 8; ++i) grid(201 + i, c[i]);
+  for (int e = 0; e < 12; ++e) {
+    double mid[3];
+    for (int d = 0; d < 3; ++d) mid[d] = 0.5 * (c[edges[e][0]][d] + c[edges[e][1]][d]);
+    grid(209 + e, mid);
+  }
+  text << Small({"CHEXA", "9", "4", "201", "202", "203", "204", "205", "206", "+"})
+       << Small({"+", "207", "208", "209", "210", "211", "212", "213", "214", "+"})
+       << Small({"+", "215", "216", "217", "218", "219", "220"});
+  text << "PSOLID,4,1\nMAT1,1,2.1+11,,0.3,7.85+3\nSET1,5,201,THRU,204\nENDDATA\nGRID,999,,junk\n";
+  return text.str();
+}
+
+TEST(NastranBdf, Hex20InEveryFieldFormatFollowsGmshOrder) {
+  std::map<std::string, int> ignored;
+  const Mesh mesh = ReadBdf(Write("hex20.bdf", Hex20()).string(), &ignored);
+  ASSERT_EQ(mesh.blocks.size(), 1u);
+  const ElementBlock& block = mesh.blocks[0];
+  EXPECT_EQ(block.name, "pid_4");
+  EXPECT_EQ(block.type, ElementType::kHex20);
+  EXPECT_EQ(block.Tag(0), 9);
+  EXPECT_EQ(mesh.NodeTag(0), 201);
+  EXPECT_EQ(mesh.node_sets.at("set_5"), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(mesh.node_sets.at("pid_4").size(), 20u);
+  EXPECT_EQ(ignored["PSOLID"], 1);
+  EXPECT_EQ(ignored["MAT1"], 1);
+  for (size_t e = 0; e < kGmshHexEdges.size(); ++e) {
+    const int* nodes = block.element(0);
+    const Vec3 mid = 0.5 * (mesh.nodes.row(nodes[kGmshHexEdges[e].first]) +
+                            mesh.nodes.row(nodes[kGmshHexEdges[e].second]))
+                               .transpose();
+    EXPECT_LT((mesh.nodes.row(nodes[8 + e]).transpose() - mid).norm(), 1e-14) << 8 + e;
+  }
+}
+
+TEST(NastranBdf, RealsIncludesAndTets) {
+  Write("grids.bdf",
+        "GRID,1,,0.,0.,0.\nGRID,2,,2.-3,0.,0.\nGRID,3,,0.,2.0D-3,0.\n"
+        "GRID,4,,0.,0.,+2.E-3\n");
+  const Mesh mesh = ReadBdf(
+      Write("tet.nas", "INCLUDE 'grids.bdf'\nCTETRA,7,1,1,2,3,4\nCTETRA,8,2,1,2,3,4\n").string());
+  EXPECT_DOUBLE_EQ(mesh.nodes(1, 0), 2e-3);
+  EXPECT_DOUBLE_EQ(mesh.nodes(2, 1), 2e-3);
+  EXPECT_DOUBLE_EQ(mesh.nodes(3, 2), 2e-3);
+  ASSERT_EQ(mesh.blocks.size(), 2u);
+  EXPECT_EQ(mesh.blocks[1].name, "pid_2");
+}
+
+TEST(NastranBdf, MalformedFilesAreNamedAtTheirLine) {
+  const std::string grids =
+      "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nGRID,3,,0.,1.,0.\nGRID,4,,0.,0.,1.\n";
+  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,5\n"),
+            "bad.bdf:5: element 1 = node 5: is not defined by a GRID");
+  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3\n"),
+            "bad.bdf:5: CTETRA 1 = 3 nodes: must have 4 or all 10 nodes");
+  EXPECT_EQ(Error("GRID,1,2,0.,0.,0.\n"),
+            "bad.bdf:1: GRID 1 CP = 2: coordinates must be in the basic system (CP blank or 0)");
+  EXPECT_EQ(Error("GRID,1,,0.,1.x,0.\n"), "bad.bdf:1: GRID 1 X2 = 1.x: must be a finite real");
+  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,4\nRBE2,9,1,123456,2\nRBE3,10\nRBE2,11,1,1,3\n"),
+            "bad.bdf: cards = 2 RBE2 (first at line 6), 1 RBE3 (first at line 7): are not read "
+            "from bulk data: define couplings in the model file; wedges, pyramids, shells, beams, "
+            "springs and masses are not supported");
+  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,4\nCTETRA,1,1,1,2,4,3\n"),
+            "bad.bdf:6: CTETRA 1: reuses an element ID");
+  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,4\nSET1,3,1,THRU,9\n"),
+            "bad.bdf:6: set_3 = 5: is not a GRID");
+  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,4,3\n"),
+            "bad.bdf:5: element 1 (nodes 1 2 4 3) of block 'pid_1': inverted element: det J = -1 "
+            "at quadrature point 0");
+}
+
+}  // namespace
+}  // namespace jointdyn::fe
