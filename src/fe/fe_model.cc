@@ -26,10 +26,14 @@ Mesh MakeMesh(const FeModelSpec& spec, FeModel& model) {
     case MeshSource::kRectangle:
       return MakeRectangleMesh(spec.rectangle);
     case MeshSource::kMshFile: {  // Gmsh .msh, Abaqus .inp or Nastran bulk data
+      if (!(spec.mesh_scale > 0.0 && std::isfinite(spec.mesh_scale)))
+        throw InputError("mesh.scale", FormatValue(spec.mesh_scale), "must be > 0 and finite");
       const std::string file = spec.msh_file.string();
-      if (spec.msh_file.extension() == ".inp") return ReadInp(file, &model.ignored_keywords);
-      if (IsBulkDataFile(file)) return ReadBdf(file, &model.ignored_keywords);
-      return ReadMsh(file);
+      Mesh mesh = spec.msh_file.extension() == ".inp" ? ReadInp(file, &model.ignored_keywords)
+                  : IsBulkDataFile(file)              ? ReadBdf(file, &model.ignored_keywords)
+                                                      : ReadMsh(file);
+      mesh.nodes *= spec.mesh_scale;
+      return mesh;
     }
     case MeshSource::kMatrixMarket: {
       MatrixModel matrices = ReadMatrixModel(spec.matrix_files);

@@ -87,7 +87,10 @@ struct FeModelSpec {
   MultilayerSheetOptions multilayer_sheet;
   BoxMeshOptions box;
   RectangleMeshOptions rectangle;
-  std::filesystem::path msh_file;                    // kMshFile: .msh, .inp, .bdf/.nas/.dat
+  std::filesystem::path msh_file;  // kMshFile: .msh, .inp, .bdf/.nas/.dat
+  // kMshFile: metres per length unit of the file (0.001 for a mesh in mm), > 0; the
+  // coordinates are scaled on reading, everything else (materials, loads) stays SI.
+  double mesh_scale = 1.0;
   MatrixModelFiles matrix_files;                     // kMatrixMarket
   std::map<std::string, ElasticMaterial> materials;  // per block name
   std::vector<ReferenceNodeSpec> reference_nodes;

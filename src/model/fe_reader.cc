@@ -170,6 +170,7 @@ void ReadMesh(const ModelNode& root, fe::FeModelSpec& spec) {
   } else if (mesh.Has("file")) {
     spec.source = fe::MeshSource::kMshFile;
     spec.msh_file = existing(mesh, "file");
+    spec.mesh_scale = mesh.Double("scale", 1.0, Positive());
   } else {
     spec.source = fe::MeshSource::kMatrixMarket;
     const ModelNode mm = mesh.Map("matrix_market");

@@ -33,16 +33,16 @@ std::vector<int> GmshOf(const Edges& edges) {
   return order;
 }
 
-// `mesh` (one hex20 block "box") as an Abaqus input file, node labels 1001.., element
-// labels 1.., the node set xmin and a section naming the block.
+// `mesh` (one hex20 block "box") as an Abaqus input file in millimetres, node labels 1001..,
+// element labels 1.., the node set xmin and a section naming the block.
 std::filesystem::path WriteInp(const fe::Mesh& mesh) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() / "jointdyn_box.inp";
   std::ofstream out(path);
   out.precision(17);
   out << "*Heading\n*Node\n";
   for (int n = 0; n < mesh.num_nodes(); ++n)
-    out << 1001 + n << ", " << mesh.nodes(n, 0) << ", " << mesh.nodes(n, 1) << ", "
-        << mesh.nodes(n, 2) << "\n";
+    out << 1001 + n << ", " << 1e3 * mesh.nodes(n, 0) << ", " << 1e3 * mesh.nodes(n, 1) << ", "
+        << 1e3 * mesh.nodes(n, 2) << "\n";
   out << "*Element, type=C3D20R, elset=box\n";
   const fe::ElementBlock& block = mesh.blocks.at(0);
   const std::vector<int> order = GmshOf(kAbaqusEdges);
@@ -114,6 +114,7 @@ TEST(ModalAnalysis, ImportedMeshesGiveTheFrequenciesOfTheSameMesh) {
     read.fe.msh_file = file;
     read.fe.materials = {{block, read.fe.materials.at("box")}};
     if (file.extension() == ".bdf") read.fe.supports = {{.set = "set_7"}};
+    if (file.extension() == ".inp") read.fe.mesh_scale = 1e-3;  // written in mm
     const ModalResult imported = RunModal(read, quiet);
     ASSERT_TRUE(imported.status) << file << ": " << imported.status.message;
     EXPECT_EQ(imported.model.mesh.NodeTag(0), file.extension() == ".bdf" ? 501 : 1001);
