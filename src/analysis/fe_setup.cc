@@ -14,6 +14,7 @@ fe::FeModel BuildModel(const fe::FeModelSpec& spec, Observer& observer) {
       list += (list.empty() ? "" : ", ") + keyword + " (" + std::to_string(count) + ")";
     observer.Note("mesh file: left out (the model file gives these): " + list);
   }
+  for (const fe::PairingResult& contact : model.contacts) observer.Note(contact.Summary());
   return model;
 }
 

@@ -13,7 +13,8 @@
 namespace jointdyn::analysis {
 
 // fe::BuildFeModel with progress "FE model: mesh, assembly, constraints, contact pairing",
-// and a note listing what the mesh file had that is left out (FeModel::ignored_keywords).
+// and notes: what the mesh file had that is left out (FeModel::ignored_keywords) and each
+// contact's pairing (faces, pairs, gaps, shared nodes: PairingResult::Summary).
 fe::FeModel BuildModel(const fe::FeModelSpec& spec, Observer& observer);
 
 // The boundary DOFs of the reference nodes `names` (reduction::ReferenceNodeBoundary), with

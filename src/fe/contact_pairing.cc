@@ -243,7 +243,10 @@ void CheckFacing(const Mesh& mesh, const ContactSurface& slave, const PairingRes
   std::size_t worst = 0, deepest = 0;
   double worst_cos = -1.0;
   for (std::size_t p = 0; p < result.pairs.size(); ++p) {
-    const double cos = normals[p].dot(result.pairs[p].n);  // pairs are in slave node order
+    // The pair's slave node among the surface's (sorted) nodes: shared nodes have no pair.
+    const auto s = std::lower_bound(slave.nodes.begin(), slave.nodes.end(), result.pairs[p].slave) -
+                   slave.nodes.begin();
+    const double cos = normals[s].dot(result.pairs[p].n);
     if (cos > worst_cos || p == 0) worst_cos = cos, worst = p;
     if (result.pairs[p].gap < result.pairs[deepest].gap) deepest = p;
   }
@@ -318,6 +321,8 @@ PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
   PairingResult result;
   result.slave = slave.name;
   result.master = master.name;
+  result.slave_faces = slave.faces.size();
+  result.master_faces = faces.size();
   const VecX areas = NodalAreas(mesh, slave, options.area_weighting);
   result.pairs.reserve(slave.nodes.size());
   std::vector<int> candidates;
@@ -325,6 +330,10 @@ PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
   ShapeValues shape;
   for (std::size_t s = 0; s < slave.nodes.size(); ++s) {
     const int node = slave.nodes[s];
+    if (faces_at.contains(node)) {  // also a master node (merged, welded): no contact there
+      result.shared_nodes.push_back(node);
+      continue;
+    }
     const Vec3 p = mesh.nodes.row(node).transpose();
     if (options.search == CandidateSearch::kBucketGrid) {
       grid.Candidates(p, candidates);
@@ -399,6 +408,10 @@ PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
     result.slave_area += pair.area;
     result.pairs.push_back(std::move(pair));
   }
+  if (result.pairs.empty())
+    throw InputError(where, "",
+                     "every slave node is a node of the master surface too (the parts "
+                     "share these nodes: merged or welded): nothing to pair");
   CheckFacing(mesh, slave, result, options, where);
   result.seconds = Seconds(start);
   return result;
@@ -406,11 +419,15 @@ PairingResult PairSurfaces(const Mesh& mesh, const ContactSurface& slave,
 
 std::string PairingResult::Summary() const {
   std::ostringstream text;
-  text << "contact pairs '" << slave << "' -> '" << master << "': " << pairs.size() << " ("
-       << node_to_node << " node-to-node, " << node_to_segment << " node-to-segment, "
-       << edge_projections << " on face edges), gap " << FormatValue(min_gap) << " .. "
-       << FormatValue(max_gap) << " m, slave area " << FormatValue(slave_area) << " m^2, "
-       << frames_from_face << " frames from the face's xi direction";
+  text << "contact pairs '" << slave << "' (" << slave_faces << " faces) -> '" << master << "' ("
+       << master_faces << " faces): " << pairs.size() << " (" << node_to_node << " node-to-node, "
+       << node_to_segment << " node-to-segment, " << edge_projections << " on face edges), gap "
+       << FormatValue(min_gap) << " .. " << FormatValue(max_gap) << " m, slave area "
+       << FormatValue(slave_area) << " m^2, " << frames_from_face
+       << " frames from the face's xi direction";
+  if (!shared_nodes.empty())
+    text << "; " << shared_nodes.size()
+         << " slave nodes are nodes of the master surface too (merged or welded: not paired)";
   return text.str();
 }
 

@@ -72,7 +72,11 @@ struct ContactPair {
 
 struct PairingResult {
   std::string slave, master;       // surface names
-  std::vector<ContactPair> pairs;  // one per slave node, in slave node order
+  std::vector<ContactPair> pairs;  // one per slave node not shared, in slave node order
+  // Slave nodes that are nodes of the master surface too (parts that share nodes: merged,
+  // welded): they are not paired (a node cannot be in contact with itself).
+  std::vector<int> shared_nodes;
+  int slave_faces = 0, master_faces = 0;  // faces of the two surfaces
   int node_to_node = 0;
   int node_to_segment = 0;
   int edge_projections = 0;             // X^M on a face edge, outside every candidate's interior

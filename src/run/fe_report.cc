@@ -68,7 +68,10 @@ nlohmann::json FeModelSummary(const fe::FeModelSpec& spec, const fe::FeModel& mo
     s["name"] = model.contact_names[c];
     s["slave"] = model.contacts[c].slave;
     s["master"] = model.contacts[c].master;
-    s["slave_nodes"] = model.contacts[c].pairs.size();
+    s["slave_nodes"] = model.contacts[c].pairs.size() + model.contacts[c].shared_nodes.size();
+    s["shared_nodes"] = model.contacts[c].shared_nodes.size();
+    s["slave_faces"] = model.contacts[c].slave_faces;
+    s["master_faces"] = model.contacts[c].master_faces;
     surfaces.push_back(std::move(s));
   }
   summary["contact"] = PairingSummary(all);

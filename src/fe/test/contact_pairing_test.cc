@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "fe/abaqus_inp.h"
 #include "fe/gmsh_mesh.h"
 #include "fe/gmsh_session.h"
 #include "fe/gmsh_structures.h"
@@ -449,6 +450,46 @@ TEST(ContactPairing, CsvHasOneLinePerPair) {
   EXPECT_EQ(lines, static_cast<int>(result.pairs.size()));
   EXPECT_EQ(columns, 18);
   EXPECT_THROW(WritePairsCsv("/nonexistent/dir/pairs.csv", mesh, result), IoError);
+}
+
+// Two stacked hex8 pairs whose first column is welded (the upper part uses the lower part's
+// nodes 7, 8, 10, 11 at x = 0, 1) and whose second is in contact (the upper part's own nodes
+// 13, 14 on the lower's 9, 12). Contact from node sets: the welded face is interior (not a
+// surface face), and the shared nodes 8 and 11 on the faces of the contact column are
+// reported and not paired with themselves.
+TEST(ContactPairing, NodesSharedByBothSurfacesAreNotPairedWithThemselves) {
+  std::string inp = "*Node\n";
+  for (int k = 0; k < 2; ++k)  // lower block: nodes 1..12 = 1 + i + 3 j + 6 k
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 3; ++i)
+        inp += std::to_string(1 + i + 3 * j + 6 * k) + ", " + std::to_string(i) + ", " +
+               std::to_string(j) + ", " + std::to_string(k) + "\n";
+  inp += "13, 2, 0, 1\n14, 2, 1, 1\n";  // the upper block's own nodes at x = 2, z = 1
+  for (int j = 0; j < 2; ++j)           // its top: 15 + i + 3 j at z = 2
+    for (int i = 0; i < 3; ++i)
+      inp += std::to_string(15 + i + 3 * j) + ", " + std::to_string(i) + ", " + std::to_string(j) +
+             ", 2\n";
+  inp +=
+      "*Element, type=C3D8, elset=lower\n1, 1, 2, 5, 4, 7, 8, 11, 10\n2, 2, 3, 6, 5, 8, 9, 12, 11\n"
+      "*Element, type=C3D8, elset=upper\n3, 7, 8, 11, 10, 15, 16, 19, 18\n"
+      "4, 8, 13, 14, 11, 16, 17, 20, 19\n"
+      "*Nset, nset=lower_top, generate\n7, 12\n*Nset, nset=upper_bottom\n7, 8, 10, 11, 13, 14\n";
+  const std::string path = (test::ScratchDir("welded") / "welded.inp").string();
+  std::ofstream(path) << inp;
+  const Mesh mesh = ReadInp(path);
+  const PairingResult result = PairSurfaces(mesh, SurfaceFromNodeSet(mesh, "upper_bottom"),
+                                            SurfaceFromNodeSet(mesh, "lower_top"), {});
+  EXPECT_EQ(result.slave_faces, 1);   // the contact column's face only: the welded one is
+  EXPECT_EQ(result.master_faces, 1);  // inside the body
+  std::vector<long long> shared, paired;
+  for (int node : result.shared_nodes) shared.push_back(mesh.NodeTag(node));
+  for (const ContactPair& pair : result.pairs) paired.push_back(mesh.NodeTag(pair.slave));
+  EXPECT_EQ(shared, (std::vector<long long>{8, 11}));
+  EXPECT_EQ(paired, (std::vector<long long>{13, 14}));
+  for (const ContactPair& pair : result.pairs) EXPECT_NEAR(pair.gap, 0.0, 1e-15);
+  EXPECT_NE(result.Summary().find("2 slave nodes are nodes of the master surface too"),
+            std::string::npos)
+      << result.Summary();
 }
 
 }  // namespace
