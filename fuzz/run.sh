@@ -4,7 +4,7 @@
 #   fuzz/run.sh model_reader|mesh_reader [SECONDS] [libFuzzer options...]
 # Seeds come from the repository (model files, meshes, Matrix Market files); inputs that
 # add coverage are kept in $BUILD_DIR/corpus/TARGET across runs. A finding stops the run and
-# is written as $BUILD_DIR/crash-* (or leak-*, timeout-*; rerun: $BUILD_DIR/TARGET_fuzz FILE).
+# is written as $BUILD_DIR/crash-* (or leak-*, timeout-*; rerun: $BUILD_DIR/fuzz/TARGET_fuzz FILE).
 # Environment: BUILD_DIR (default build-fuzz), JOBS (default: number of cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,5 +32,5 @@ cp "${seeds[@]}" "$BUILD_DIR/seeds/$target/"
 export LSAN_OPTIONS=suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 cd "$BUILD_DIR"
-exec "./${target}_fuzz" -max_total_time="$seconds" -print_final_stats=1 "$@" \
+exec "fuzz/${target}_fuzz" -max_total_time="$seconds" -print_final_stats=1 "$@" \
   "corpus/$target" "seeds/$target"
