@@ -105,7 +105,11 @@ SplitMatrices Split(const HarmonicSystem& system, const std::vector<int>& row_of
 
 // s_k K + s_m M + i s_c C on the common pattern of `split`.
 void Combine(const SplitMatrices& split, double s_k, double s_m, double s_c, SparseMatrixXc& out) {
-  if (out.nonZeros() != split.pattern.nonZeros()) out = split.pattern;
+  // The workspace takes the pattern on first use: its shape too, also when it has no entries
+  // (no nonlinear DOFs: D_LN is L x 0, and a 0 x 0 workspace failed Eigen's size asserts).
+  if (out.rows() != split.pattern.rows() || out.cols() != split.pattern.cols() ||
+      out.nonZeros() != split.pattern.nonZeros())
+    out = split.pattern;
   const double *k = split.k.valuePtr(), *m = split.m.valuePtr(), *c = split.c.valuePtr();
   std::complex<double>* value = out.valuePtr();
   for (Eigen::Index i = 0; i < out.nonZeros(); ++i)

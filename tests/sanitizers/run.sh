@@ -12,7 +12,7 @@ JOBS=${JOBS:-$(nproc)}
 
 # Stop at the first report with its stack; exported before the build because test discovery
 # runs the test programs.
-export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1
+export ASAN_OPTIONS=halt_on_error=1:handle_abort=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0
 

@@ -145,13 +145,13 @@ TEST(ReadMsh, AGeoScriptIsRejectedNotRun) {
   EXPECT_FALSE(std::filesystem::exists(marker)) << "Gmsh ran the file as a .geo script";
 }
 
-TEST(ReadMsh, AnExceptionOfGmshsReaderIsAnInputError) {
-  const std::string path = (test::ScratchDir("msh_bad_count") / "count.msh").string();
-  std::ofstream(path) << "$MeshFormat\n2 0 8\n$Elements\n\n5 0\n0";  // found by fuzz/
-  const std::string message = ErrorOf([&] { ReadMsh(path); });
-  EXPECT_NE(message.find(path + ": Gmsh cannot read it: std::bad_array_new_length"),
-            std::string::npos)
-      << message;
+// A truncated element section (found by fuzz/): Gmsh 4.8 reads counts past the end of the
+// file, uninitialized, and usually throws std::bad_array_new_length; ReadMsh must turn
+// that into an InputError ("Gmsh cannot read it: ...").
+TEST(ReadMsh, ATruncatedFileIsAnInputError) {
+  const std::string path = (test::ScratchDir("msh_truncated") / "truncated.msh").string();
+  std::ofstream(path) << "$MeshFormat\n2 0 8\n$Elements\n5 0\n0";
+  EXPECT_THROW(ReadMsh(path), InputError);
 }
 
 // A .msh file (format 2.2) of tet4 elements in the physical volume "solid" (and the
