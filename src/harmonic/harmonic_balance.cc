@@ -212,12 +212,16 @@ class HarmonicBalance::LinearPart {
     // Y = D_LL^-1 D_LN, W = D_LL^-1 F_L, and Z = D_LL^-T D_NL^T (Y for symmetric
     // matrices), so that D_NL D_LL^-1 = Z^T in d(F_bar)/dw = -dD_NL W + Z^T dD_LL W (and
     // in Block::DerivativeTimes).
-    block.y = lu_.solve(MatXc(d_ln_));
+    // SparseLU's solve fails Eigen's asserts for no right-hand sides (no nonlinear DOFs).
+    const auto solve = [](const auto& lu, const MatXc& rhs) {
+      return rhs.cols() == 0 ? rhs : MatXc(lu.solve(rhs));
+    };
+    block.y = solve(lu_, MatXc(d_ln_));
     block.w = lu_.solve(VecXc(f(ll_)));
     if (symmetric_) {
       block.z.resize(0, 0);
     } else {
-      block.z = lu_.transpose().solve(MatXc(d_nl_.transpose()));
+      block.z = solve(lu_.transpose(), MatXc(d_nl_.transpose()));
     }
     const MatXc& z = symmetric_ ? block.y : block.z;
     block.a -= d_nl_ * block.y;
