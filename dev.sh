@@ -2,6 +2,8 @@
 # jointdyn developer entry point (Debian 12):
 #   ./dev.sh example   install what is missing, build, run the main example
 #   ./dev.sh test      install what is missing, build, run the test suite
+#   ./dev.sh sanitize  the test suite under ASan and UBSan (tests/sanitizers/run.sh; slow)
+#   ./dev.sh fuzz TARGET [SECONDS]  run a libFuzzer target (fuzz/run.sh; clang)
 # Environment: BUILD_DIR (default build), JOBS (default: number of cores).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -17,9 +19,13 @@ PACKAGES=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
 
+# Only for `./dev.sh fuzz`: clang (14 in Debian 12) and its runtimes (libFuzzer, ASan, UBSan).
+FUZZ_PACKAGES=(clang libclang-rt-14-dev)
+
+# install_missing [EXTRA_PACKAGES...]
 install_missing() {
   local missing=()
-  for p in "${PACKAGES[@]}"; do
+  for p in "${PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return
@@ -46,8 +52,17 @@ case "${1:-}" in
     build
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" -LE long
     ;;
+  sanitize)
+    install_missing
+    exec tests/sanitizers/run.sh
+    ;;
+  fuzz)
+    install_missing "${FUZZ_PACKAGES[@]}"
+    shift
+    exec fuzz/run.sh "$@"
+    ;;
   *)
-    echo "usage: ./dev.sh example | test" >&2
+    echo "usage: ./dev.sh example | test | sanitize | fuzz TARGET [SECONDS]" >&2
     exit 2
     ;;
 esac

@@ -71,11 +71,13 @@ void CheckMaterials(const FeModelSpec& spec, const Mesh& mesh) {
   if (spec.source == MeshSource::kMatrixMarket) return;
   std::string blocks;
   for (const auto& b : mesh.blocks) blocks += (blocks.empty() ? "" : ", ") + b.name;
-  for (const auto& [name, material] : spec.materials)
+  for (const auto& material : spec.materials) {
+    const std::string& name = material.first;  // clang 14 (fuzz/) cannot capture a binding
     if (std::none_of(mesh.blocks.begin(), mesh.blocks.end(),
                      [&](const auto& b) { return b.name == name; }))
       throw InputError("materials." + name, "",
                        "is not an element block of the mesh (blocks: " + blocks + ")");
+  }
   for (const auto& b : mesh.blocks)
     if (!spec.materials.contains(b.name))
       throw InputError(

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -196,8 +197,20 @@ Mesh ReadMsh(const std::string& path, bool verbose) {
                      "must be a Gmsh .msh, an Abaqus .inp or Nastran bulk data (.bdf, .nas, .dat)");
   if (!std::filesystem::is_regular_file(path))
     throw InputError("mesh file", path, "cannot be opened (no such file)");
+  // Gmsh goes by the first line, not the extension, and runs any file that is not a mesh as
+  // a .geo script, whose commands include System "<shell command>": only meshes reach it.
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  if (!std::getline(in, first) || first.rfind("$MeshFormat", 0) != 0)
+    throw InputError("", "", "not a Gmsh mesh: the first line must be $MeshFormat")
+        .Located(path, 1, "");
   GmshSession session(verbose);
-  gmsh::open(path);
+  try {
+    gmsh::open(path);
+  } catch (const std::exception& error) {  // e.g. a bad count: std::bad_array_new_length
+    throw InputError("", "", std::string("Gmsh cannot read it: ") + error.what())
+        .Located(path, 0, "");
+  }
   if (const std::vector<std::string> errors = session.Errors(); !errors.empty())
     throw InputError("", "", "Gmsh cannot read it: " + errors.front()).Located(path, 0, "");
   Mesh mesh = MeshFromGmshModel(path, path);

@@ -19,7 +19,8 @@
 namespace jointdyn::fe {
 
 // Reads `path` (extension .msh). Throws InputError naming the file, the physical group or
-// entity and the rule for unreadable files, missing physical groups, unsupported or mixed
+// entity and the rule for unreadable files (also a file whose first line is not
+// $MeshFormat: Gmsh would run it as a .geo script), missing physical groups, unsupported or mixed
 // element types, faces that bound no element, and degenerate elements (zero or negative
 // volume or area, coincident nodes: assembly.h). Entities are named by the file's tags and,
 // for ASCII files, located at their line ("part.msh:123: element 57 (nodes ...)": Gmsh's

@@ -105,7 +105,11 @@ SplitMatrices Split(const HarmonicSystem& system, const std::vector<int>& row_of
 
 // s_k K + s_m M + i s_c C on the common pattern of `split`.
 void Combine(const SplitMatrices& split, double s_k, double s_m, double s_c, SparseMatrixXc& out) {
-  if (out.nonZeros() != split.pattern.nonZeros()) out = split.pattern;
+  // The workspace takes the pattern on first use: its shape too, also when it has no entries
+  // (no nonlinear DOFs: D_LN is L x 0, and a 0 x 0 workspace failed Eigen's size asserts).
+  if (out.rows() != split.pattern.rows() || out.cols() != split.pattern.cols() ||
+      out.nonZeros() != split.pattern.nonZeros())
+    out = split.pattern;
   const double *k = split.k.valuePtr(), *m = split.m.valuePtr(), *c = split.c.valuePtr();
   std::complex<double>* value = out.valuePtr();
   for (Eigen::Index i = 0; i < out.nonZeros(); ++i)
@@ -208,12 +212,16 @@ class HarmonicBalance::LinearPart {
     // Y = D_LL^-1 D_LN, W = D_LL^-1 F_L, and Z = D_LL^-T D_NL^T (Y for symmetric
     // matrices), so that D_NL D_LL^-1 = Z^T in d(F_bar)/dw = -dD_NL W + Z^T dD_LL W (and
     // in Block::DerivativeTimes).
-    block.y = lu_.solve(MatXc(d_ln_));
+    // SparseLU's solve fails Eigen's asserts for no right-hand sides (no nonlinear DOFs).
+    const auto solve = [](const auto& lu, const MatXc& rhs) {
+      return rhs.cols() == 0 ? rhs : MatXc(lu.solve(rhs));
+    };
+    block.y = solve(lu_, MatXc(d_ln_));
     block.w = lu_.solve(VecXc(f(ll_)));
     if (symmetric_) {
       block.z.resize(0, 0);
     } else {
-      block.z = lu_.transpose().solve(MatXc(d_nl_.transpose()));
+      block.z = solve(lu_.transpose(), MatXc(d_nl_.transpose()));
     }
     const MatXc& z = symmetric_ ? block.y : block.z;
     block.a -= d_nl_ * block.y;

@@ -1,5 +1,6 @@
 #include "model/model_node.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -37,28 +38,56 @@ ModelNode::ModelNode(YAML::Node node, std::shared_ptr<const std::string> file, s
 
 namespace {
 
-// Throws InputError for a key given twice in a mapping of `node` (YAML keeps both; reading
-// would see the first only), naming its key path and both lines.
-void CheckUniqueKeys(const YAML::Node& node, const std::string& path, const std::string& file) {
-  if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i)
-      CheckUniqueKeys(node[i], path + "[" + std::to_string(i) + "]", file);
-    return;
-  }
-  if (!node.IsMap()) return;
-  std::map<std::string, int> lines;  // key -> its first line
-  for (const auto& entry : node) {
-    if (!entry.first.IsScalar()) continue;
-    const std::string& key = entry.first.Scalar();
-    const std::string key_path = path.empty() ? key : path + "." + key;
-    const int line = entry.first.Mark().line + 1;
-    if (const auto [it, inserted] = lines.emplace(key, line); !inserted)
-      throw InputError(key_path, "",
-                       "is given twice (first at line " + std::to_string(it->second) + ")")
+// YAML aliases share nodes: an alias inside its own anchor makes a cycle, and aliases of
+// aliases expand a short file exponentially ("billion laughs"). Readers and the key check
+// below walk the expanded tree, so both are refused first, at the key that reaches them.
+constexpr long kMaxValues = 1000000;
+
+struct KeyCheck {
+  const std::string& file;
+  std::vector<YAML::Node> open;  // the mappings and lists being walked
+  long values = 0;               // values walked so far, aliases expanded
+  std::string top_key;           // the top-level key being walked, and its line
+  int top_line = 0;
+
+  // Throws InputError for a key given twice in a mapping of `node` (YAML keeps both;
+  // reading would see the first only), naming its key path and both lines. `line`: where
+  // `node` is given, its key's line in a mapping (an alias's own mark is its anchor's).
+  void Walk(const YAML::Node& node, const std::string& path, int line) {
+    if (++values > kMaxValues)  // located at the top-level key: the path is aliases deep
+      throw InputError(top_key, "",
+                       "the file holds more than " + std::to_string(kMaxValues) +
+                           " values once its YAML aliases are expanded")
+          .Located(file, top_line, "");
+    if (!node.IsSequence() && !node.IsMap()) return;
+    if (std::any_of(open.begin(), open.end(), [&](const YAML::Node& o) { return o.is(node); }))
+      throw InputError(path, "", "contains itself (a YAML alias inside its own anchor)")
           .Located(file, line, "");
-    CheckUniqueKeys(entry.second, key_path, file);
+    open.push_back(node);
+    if (node.IsSequence()) {
+      for (std::size_t i = 0; i < node.size(); ++i)
+        Walk(node[i], path + "[" + std::to_string(i) + "]", node[i].Mark().line + 1);
+    } else {
+      std::map<std::string, int> lines;  // key -> its first line
+      for (const auto& entry : node) {
+        if (!entry.first.IsScalar()) continue;
+        const std::string& key = entry.first.Scalar();
+        const std::string key_path = path.empty() ? key : path + "." + key;
+        const int key_line = entry.first.Mark().line + 1;
+        if (path.empty()) {
+          top_key = key;
+          top_line = key_line;
+        }
+        if (const auto [it, inserted] = lines.emplace(key, key_line); !inserted)
+          throw InputError(key_path, "",
+                           "is given twice (first at line " + std::to_string(it->second) + ")")
+              .Located(file, key_line, "");
+        Walk(entry.second, key_path, key_line);
+      }
+    }
+    open.pop_back();
   }
-}
+};
 
 }  // namespace
 
@@ -75,7 +104,7 @@ ModelNode ModelNode::LoadString(const std::string& text, const std::string& file
     InputError error("", "", "YAML syntax error: " + e.msg);
     throw error.Located(file, e.mark.line + 1, "");
   }
-  CheckUniqueKeys(root, "", file);
+  KeyCheck{file}.Walk(root, "", root.IsDefined() ? int(root.Mark().line) + 1 : 0);
   if (!root.IsMap())
     throw InputError("", "", "the model file must be a YAML mapping of keys to values")
         .Located(file, root.IsDefined() ? int(root.Mark().line) + 1 : 0, "");

@@ -133,6 +133,27 @@ TEST(ReadMsh, MissingGroupsFilesAndExtensionsAreInputErrors) {
   EXPECT_EQ(ReadMsh(WriteBox("again.msh", true, 4.1).first).blocks.size(), 1u);
 }
 
+TEST(ReadMsh, AGeoScriptIsRejectedNotRun) {
+  const std::filesystem::path dir = test::ScratchDir("msh_geo_script");
+  const std::filesystem::path marker = dir / "ran";
+  const std::string path = (dir / "script.msh").string();
+  std::ofstream(path) << "System \"touch '" << marker.string() << "'\";\n";
+  const std::string message = ErrorOf([&] { ReadMsh(path); });
+  EXPECT_NE(message.find(path + ":1: not a Gmsh mesh: the first line must be $MeshFormat"),
+            std::string::npos)
+      << message;
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "Gmsh ran the file as a .geo script";
+}
+
+// A truncated element section (found by fuzz/): Gmsh 4.8 reads counts past the end of the
+// file, uninitialized, and usually throws std::bad_array_new_length; ReadMsh must turn
+// that into an InputError ("Gmsh cannot read it: ...").
+TEST(ReadMsh, ATruncatedFileIsAnInputError) {
+  const std::string path = (test::ScratchDir("msh_truncated") / "truncated.msh").string();
+  std::ofstream(path) << "$MeshFormat\n2 0 8\n$Elements\n5 0\n0";
+  EXPECT_THROW(ReadMsh(path), InputError);
+}
+
 // A .msh file (format 2.2) of tet4 elements in the physical volume "solid" (and the
 // triangles of the physical surface "top", when given), with the nodes and elements given
 // as their lines ("tag x y z", "tag n1 n2 n3 n4"). Returns the path.
