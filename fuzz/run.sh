@@ -17,7 +17,8 @@ JOBS=${JOBS:-$(nproc)}
 
 case "$target" in
   model_reader) seeds=(tests/bad_models/*.yaml examples/*/*.yaml) ;;
-  mesh_reader) seeds=(tests/bad_models/*.msh tests/models/*.msh examples/fe/*.mtx examples/fe/*.txt) ;;
+  mesh_reader) seeds=(tests/bad_models/*.msh tests/models/*.msh tests/bad_models/*.inp
+                     tests/bad_models/*.bdf examples/fe/*.mtx examples/fe/*.txt) ;;
   *) echo "fuzz/run.sh: unknown target $target" >&2; exit 2 ;;
 esac
 
