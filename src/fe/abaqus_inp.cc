@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "core/error.h"
-#include "fe/assembly.h"
 #include "fe/input_text.h"
 #include "fe/mesh_faces.h"
 
@@ -488,26 +487,16 @@ Mesh InpModel::Build(const std::string& path) const {
              "is not defined by *NODE");
       index.emplace(node, 0);
     }
-  mesh.nodes.resize(static_cast<Eigen::Index>(index.size()), 3);
-  int next = 0;
-  for (auto& [label, node] : index) {
-    node = next++;
-    mesh.nodes.row(node) = nodes_.at(label).transpose();
-    mesh.node_tags.push_back(label);
-    if (dim_ == 2 && nodes_.at(label).z() != 0.0)
-      Fail(node_lines_.at(label), "node " + std::to_string(label),
-           FormatValue(nodes_.at(label).z()), "a plane model (CPS/CPE elements) must lie in z = 0");
-  }
+  SetNodes(mesh, index, nodes_);
+  if (dim_ == 2)
+    for (const auto& [label, node] : index)
+      if (nodes_.at(label).z() != 0.0)
+        Fail(node_lines_.at(label), "node " + std::to_string(label),
+             FormatValue(nodes_.at(label).z()),
+             "a plane model (CPS/CPE elements) must lie in z = 0");
   AddBlocks(mesh, index);
   AddSets(mesh, index);
-  if (const Status status = mesh.Validate(path); !status.ok)
-    throw InputError("", "", status.message);
-  if (const auto bad = FindDegenerateElement(mesh)) {
-    const ElementBlock& block = mesh.blocks[bad->block];
-    const long long label = block.Tag(bad->element);
-    Fail(elements_[element_index_.at(label)].at,
-         mesh.ElementName(block, bad->element) + " of block '" + block.name + "'", "", bad->reason);
-  }
+  CheckImportedMesh(mesh, [&](long long label) { return elements_[element_index_.at(label)].at; });
   return mesh;
 }
 

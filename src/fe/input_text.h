@@ -1,10 +1,14 @@
 // Small pieces the text readers of mesh files (Abaqus .inp, Nastran bulk data) share: a
-// line with its file and number for messages, and number parsing that accepts only the
-// whole field.
+// line with its file and number for messages, number parsing that accepts only the whole
+// field, the nodes of a mesh from the labels its elements use, and the final checks.
 #pragma once
 
 #include <charconv>
+#include <functional>
+#include <map>
 #include <string>
+
+#include "fe/mesh.h"
 
 namespace jointdyn::fe {
 
@@ -30,5 +34,14 @@ bool ParseWhole(const std::string& text, T& value) {
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   return !text.empty() && ec == std::errc() && ptr == end;
 }
+
+// Sets the nodes of `mesh` (coordinates and tags) to those in `index` (the labels the
+// elements use, in label order) with their `coordinates`, and each label's index in `index`.
+void SetNodes(Mesh& mesh, std::map<long long, int>& index,
+              const std::map<long long, Vec3>& coordinates);
+
+// Mesh::Validate, and the first degenerate element (assembly.h) named in the file's
+// numbering at the line `line_of(label)` of its definition.
+void CheckImportedMesh(const Mesh& mesh, const std::function<InputLine(long long)>& line_of);
 
 }  // namespace jointdyn::fe

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "core/error.h"
-#include "fe/assembly.h"
 #include "fe/input_text.h"
 
 namespace jointdyn::fe {
@@ -253,13 +252,7 @@ Mesh BulkModel::Build(const std::string& path) const {
                "is not defined by a GRID");
       index.emplace(node, 0);
     }
-  mesh.nodes.resize(static_cast<Eigen::Index>(index.size()), 3);
-  int next = 0;
-  for (auto& [id, node] : index) {
-    node = next++;
-    mesh.nodes.row(node) = grids.at(id).transpose();
-    mesh.node_tags.push_back(id);
-  }
+  SetNodes(mesh, index, grids);
   // Blocks by PID; a PID with several element types gives one block per type.
   std::map<long long, std::set<ElementType>> types;
   for (const Element& element : elements) types[element.pid].insert(element.type);
@@ -293,16 +286,11 @@ Mesh BulkModel::Build(const std::string& path) const {
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   }
-  if (const Status status = mesh.Validate(path); !status.ok)
-    throw InputError("", "", status.message);
-  if (const auto bad = FindDegenerateElement(mesh)) {
-    const ElementBlock& block = mesh.blocks[bad->block];
-    const long long id = block.Tag(bad->element);
-    const auto element = std::find_if(elements.begin(), elements.end(),
-                                      [&](const Element& e) { return e.id == id; });
-    FailAt(element->at, mesh.ElementName(block, bad->element) + " of block '" + block.name + "'",
-           "", bad->reason);
-  }
+  CheckImportedMesh(mesh, [&](long long id) {
+    return std::find_if(elements.begin(), elements.end(),
+                        [&](const Element& e) { return e.id == id; })
+        ->at;
+  });
   return mesh;
 }
 

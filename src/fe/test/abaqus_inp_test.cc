@@ -12,44 +12,31 @@
 
 #include "core/error.h"
 #include "fe/mesh_faces.h"
+#include "fe/test/mesh_file_test.h"
 
 namespace jointdyn::fe {
 namespace {
 
 namespace fs = std::filesystem;
 
+using test_files::ExpectGmshMidpoints;
+using test_files::kGmshHexEdges;
+using test_files::kGmshTetEdges;
+using test_files::kHexCorners;
+
 fs::path Write(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "jointdyn_abaqus_inp";
-  fs::create_directories(dir);
-  std::ofstream(dir / name) << text;
-  return dir / name;
+  return test_files::Write("jointdyn_abaqus_inp", name, text);
 }
 
-// The message of the InputError reading `text` gives, without the folder ("" when none).
 std::string Error(const std::string& text) {
-  const fs::path path = Write("bad.inp", text);
-  try {
-    ReadInp(path.string());
-  } catch (const InputError& error) {
-    std::string message = error.what();
-    const std::string dir = path.parent_path().string() + "/";
-    for (size_t at; (at = message.find(dir)) != std::string::npos;) message.erase(at, dir.size());
-    return message;
-  }
-  return "";
+  return test_files::ErrorOf([](const std::string& path) { ReadInp(path); },
+                             Write("bad.inp", text));
 }
-
-// Gmsh's mid-edge nodes (gmsh.info, "Node ordering"), as the shape functions use them.
-const std::vector<std::pair<int, int>> kGmshTetEdges{{0, 1}, {1, 2}, {2, 0},
-                                                     {3, 0}, {3, 2}, {3, 1}};
-const std::vector<std::pair<int, int>> kGmshHexEdges{
-    {0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3}, {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
 
 // A distorted hexahedron's corners and Abaqus's C3D20 mid-edge nodes on its edges
 // (12 23 34 41 56 67 78 85 15 26 37 48, counted from 1).
 std::string Hex20() {
-  const double c[8][3] = {{0, 0, 0},   {1.1, 0, 0.1}, {1, 1.2, 0}, {0, 0.9, 0},
-                          {0, 0.1, 1}, {1, 0, 1.3},   {1.2, 1, 1}, {0, 1, 0.8}};
+  const auto& c = kHexCorners;
   const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
                             {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
   std::ostringstream text;
@@ -66,19 +53,6 @@ std::string Hex20() {
   return text.str();
 }
 
-void ExpectMidpoints(const Mesh& mesh, const std::vector<std::pair<int, int>>& edges) {
-  const ElementBlock& block = mesh.blocks.at(0);
-  const int corners = NodesPerElement(block.type) - static_cast<int>(edges.size());
-  for (size_t e = 0; e < edges.size(); ++e) {
-    const int* nodes = block.element(0);
-    const Vec3 mid =
-        0.5 * (mesh.nodes.row(nodes[edges[e].first]) + mesh.nodes.row(nodes[edges[e].second]))
-                  .transpose();
-    EXPECT_LT((mesh.nodes.row(nodes[corners + e]).transpose() - mid).norm(), 1e-14)
-        << "Gmsh mid-edge node " << corners + e;
-  }
-}
-
 TEST(AbaqusInp, Hex20NodesFollowGmshOrder) {
   const Mesh mesh = ReadInp(Write("hex20.inp", Hex20()).string());
   ASSERT_EQ(mesh.blocks.size(), 1u);
@@ -86,7 +60,7 @@ TEST(AbaqusInp, Hex20NodesFollowGmshOrder) {
   EXPECT_EQ(mesh.blocks[0].type, ElementType::kHex20);
   EXPECT_EQ(mesh.blocks[0].Tag(0), 7);
   EXPECT_EQ(mesh.NodeTag(0), 101);
-  ExpectMidpoints(mesh, kGmshHexEdges);
+  ExpectGmshMidpoints(mesh, kGmshHexEdges);
 }
 
 TEST(AbaqusInp, Tet10NodesFollowGmshOrder) {
@@ -98,7 +72,7 @@ TEST(AbaqusInp, Tet10NodesFollowGmshOrder) {
                                   "*ELEMENT, TYPE=C3D10\n1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10\n")
                                 .string());
   EXPECT_EQ(mesh.blocks.at(0).name, "C3D10");  // no set, no section: named by the type
-  ExpectMidpoints(mesh, kGmshTetEdges);
+  ExpectGmshMidpoints(mesh, kGmshTetEdges);
 }
 
 // Faces S1 .. S6 of a hexahedron are oriented outward (normal away from the element's

@@ -11,17 +11,17 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "fe/test/mesh_file_test.h"
 
 namespace jointdyn::fe {
 namespace {
 
 namespace fs = std::filesystem;
 
+using test_files::kHexCorners;
+
 fs::path Write(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "jointdyn_nastran_bdf";
-  fs::create_directories(dir);
-  std::ofstream(dir / name) << text;
-  return dir / name;
+  return test_files::Write("jointdyn_nastran_bdf", name, text);
 }
 
 // A small-field line: every field padded to 8 characters.
@@ -32,26 +32,14 @@ std::string Small(const std::vector<std::string>& fields) {
 }
 
 std::string Error(const std::string& text) {
-  const fs::path path = Write("bad.bdf", text);
-  try {
-    ReadBdf(path.string());
-  } catch (const InputError& error) {
-    std::string message = error.what();
-    const std::string dir = path.parent_path().string() + "/";
-    for (size_t at; (at = message.find(dir)) != std::string::npos;) message.erase(at, dir.size());
-    return message;
-  }
-  return "";
+  return test_files::ErrorOf([](const std::string& path) { ReadBdf(path); },
+                             Write("bad.bdf", text));
 }
-
-const std::vector<std::pair<int, int>> kGmshHexEdges{
-    {0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3}, {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
 
 // A distorted CHEXA with 20 nodes, mid-edge nodes in Nastran's order (12 23 34 41 15 26 37
 // 48 56 67 78 85, from 1), GRIDs in small, large and free field with Nastran reals.
 std::string Hex20() {
-  const double c[8][3] = {{0, 0, 0},   {1.1, 0, 0.1}, {1, 1.2, 0}, {0, 0.9, 0},
-                          {0, 0.1, 1}, {1, 0, 1.3},   {1.2, 1, 1}, {0, 1, 0.8}};
+  const auto& c = kHexCorners;
   const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 4}, {1, 5},
                             {2, 6}, {3, 7}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
   std::ostringstream text;
@@ -96,13 +84,7 @@ TEST(NastranBdf, Hex20InEveryFieldFormatFollowsGmshOrder) {
   EXPECT_EQ(mesh.node_sets.at("pid_4").size(), 20u);
   EXPECT_EQ(ignored["PSOLID"], 1);
   EXPECT_EQ(ignored["MAT1"], 1);
-  for (size_t e = 0; e < kGmshHexEdges.size(); ++e) {
-    const int* nodes = block.element(0);
-    const Vec3 mid = 0.5 * (mesh.nodes.row(nodes[kGmshHexEdges[e].first]) +
-                            mesh.nodes.row(nodes[kGmshHexEdges[e].second]))
-                               .transpose();
-    EXPECT_LT((mesh.nodes.row(nodes[8 + e]).transpose() - mid).norm(), 1e-14) << 8 + e;
-  }
+  test_files::ExpectGmshMidpoints(mesh, test_files::kGmshHexEdges);
 }
 
 TEST(NastranBdf, RealsIncludesAndTets) {
