@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -204,6 +205,20 @@ Mesh ReadMsh(const std::string& path, bool verbose) {
   if (!std::getline(in, first) || first.rfind("$MeshFormat", 0) != 0)
     throw InputError("", "", "not a Gmsh mesh: the first line must be $MeshFormat")
         .Located(path, 1, "");
+  // Gmsh sizes its reading by this line and allocates gigabytes on a bad one (fuzzing:
+  // "2.2 5 8"): version 2.x or 4.x, file type 0 (ASCII) or 1 (binary), 8-byte doubles.
+  std::string version_line;
+  std::getline(in, version_line);
+  std::istringstream header(version_line);
+  double version = 0.0;
+  int file_type = -1, data_size = 0;
+  if (!(header >> version >> file_type >> data_size) ||
+      !((version >= 2.0 && version < 3.0) || (version >= 4.0 && version < 5.0)) ||
+      (file_type != 0 && file_type != 1) || data_size != 8)
+    throw InputError("$MeshFormat", version_line,
+                     "must be 'version file-type data-size' with version 2.x or 4.x, file type "
+                     "0 (ASCII) or 1 (binary) and data size 8")
+        .Located(path, 2, "");
   GmshSession session(verbose);
   try {
     gmsh::open(path);

@@ -145,6 +145,19 @@ TEST(ReadMsh, AGeoScriptIsRejectedNotRun) {
   EXPECT_FALSE(std::filesystem::exists(marker)) << "Gmsh ran the file as a .geo script";
 }
 
+// A bad format line (found by fuzz/: "2.2 5 8" made Gmsh allocate 3.3 GB) is rejected
+// before Gmsh reads the file.
+TEST(ReadMsh, ABadFormatLineIsRejectedBeforeGmshReadsIt) {
+  const std::string path = (test::ScratchDir("msh_format_line") / "format.msh").string();
+  for (const char* line : {"2.2 5 8", "3.0 0 8", "2.2 0 4", "x"}) {
+    std::ofstream(path) << "$MeshFormat\n" << line << "\n$EndMeshFormat\n";
+    const std::string message = ErrorOf([&] { ReadMsh(path); });
+    EXPECT_NE(message.find(path + ":2: $MeshFormat = " + line + ": must be 'version file-type"),
+              std::string::npos)
+        << message;
+  }
+}
+
 // A truncated element section (found by fuzz/): Gmsh 4.8 reads counts past the end of the
 // file, uninitialized, and usually throws std::bad_array_new_length; ReadMsh must turn
 // that into an InputError ("Gmsh cannot read it: ...").
