@@ -19,11 +19,6 @@ namespace fs = std::filesystem;
 
 using Line = InputLine;
 
-[[noreturn]] void Fail(const Line& at, const std::string& key, const std::string& value,
-                       const std::string& rule) {
-  FailAt(at, key, value, rule);
-}
-
 // The comma-separated fields of a line, trimmed; a trailing comma adds no field.
 std::vector<std::string> Fields(const std::string& text) {
   std::vector<std::string> fields;
@@ -36,7 +31,7 @@ std::vector<std::string> Fields(const std::string& text) {
 long long Label(const Line& at, const std::string& field, const std::string& what) {
   long long label = 0;
   if (!ParseWhole(field, label) || label <= 0)
-    Fail(at, what, field, "must be a positive integer label");
+    FailAt(at, what, field, "must be a positive integer label");
   return label;
 }
 
@@ -53,7 +48,7 @@ struct Card {
   }
   std::string Required(const std::string& key) const {
     const std::string value = Param(key);
-    if (value.empty()) Fail(at, "*" + name, "", "needs the parameter " + key + "=");
+    if (value.empty()) FailAt(at, "*" + name, "", "needs the parameter " + key + "=");
     return value;
   }
 };
@@ -73,15 +68,15 @@ Card Keyword(const Line& line) {
 // skipped).
 void ReadCards(const fs::path& path, const Line& from, std::vector<Card>& cards, int depth) {
   std::ifstream in(path);
-  if (!in) Fail(from, "file", path.string(), "cannot be opened (no such file?)");
-  if (depth > 10) Fail(from, "*INCLUDE", path.string(), "nests more than 10 files deep");
+  if (!in) FailAt(from, "file", path.string(), "cannot be opened (no such file?)");
+  if (depth > 10) FailAt(from, "*INCLUDE", path.string(), "nests more than 10 files deep");
   Line line{path.string(), 0, ""};
   while (std::getline(in, line.text)) {
     ++line.number;
     const std::string text = Trim(line.text);
     if (text.empty() || text.rfind("**", 0) == 0) continue;
     if (text[0] != '*') {
-      if (cards.empty()) Fail(line, "data line", text, "comes before any keyword");
+      if (cards.empty()) FailAt(line, "data line", text, "comes before any keyword");
       cards.back().data.push_back({line.file, line.number, text});
       continue;
     }
@@ -207,15 +202,15 @@ void InpModel::Nodes(const Card& card) {
   LabelSet* set = card.Param("NSET").empty() ? nullptr : &Add(nsets_, card.Param("NSET"), card.at);
   for (const Line& line : card.data) {
     const std::vector<std::string> f = Fields(line.text);
-    if (f.size() < 3 || f.size() > 4) Fail(line, "*NODE", line.text, "must be: label, x, y[, z]");
+    if (f.size() < 3 || f.size() > 4) FailAt(line, "*NODE", line.text, "must be: label, x, y[, z]");
     const long long label = Label(line, f[0], "node label");
     Vec3 x = Vec3::Zero();
     for (size_t i = 1; i < f.size(); ++i)
       if (!ParseWhole(f[i], x(i - 1)) || !std::isfinite(x(i - 1)))
-        Fail(line, "node " + f[0], f[i], "coordinates must be finite numbers");
+        FailAt(line, "node " + f[0], f[i], "coordinates must be finite numbers");
     if (!nodes_.emplace(label, x).second)
-      Fail(line, "node " + f[0], "",
-           "is defined twice (first at line " + std::to_string(node_lines_[label].number) + ")");
+      FailAt(line, "node " + f[0], "",
+             "is defined twice (first at line " + std::to_string(node_lines_[label].number) + ")");
     node_lines_[label] = line;
     if (set) set->labels.push_back(label);
   }
@@ -225,12 +220,12 @@ void InpModel::Elements(const Card& card) {
   const std::string type_name = card.Required("TYPE");
   const AbaqusType* type = FindType(type_name);
   if (!type)
-    Fail(card.at, "*ELEMENT, TYPE", type_name,
-         "is not supported: use C3D4, C3D10, C3D8, C3D20 (with suffixes R, H, I, M, T) or "
-         "CPS4, CPE4, CPS8, CPE8");
+    FailAt(card.at, "*ELEMENT, TYPE", type_name,
+           "is not supported: use C3D4, C3D10, C3D8, C3D20 (with suffixes R, H, I, M, T) or "
+           "CPS4, CPE4, CPS8, CPE8");
   const int dim = Dimension(type->type);
   if (dim_ != 0 && dim != dim_)
-    Fail(card.at, "*ELEMENT, TYPE", type_name, "mixes plane and solid elements in one mesh");
+    FailAt(card.at, "*ELEMENT, TYPE", type_name, "mixes plane and solid elements in one mesh");
   dim_ = dim;
   LabelSet* set =
       card.Param("ELSET").empty() ? nullptr : &Add(elsets_, card.Param("ELSET"), card.at);
@@ -242,8 +237,8 @@ void InpModel::Elements(const Card& card) {
     for (std::string& field : Fields(line.text)) fields.push_back(std::move(field));
     if (fields.size() < count) continue;
     if (fields.size() > count)
-      Fail(first, "element " + fields[0], "",
-           "has more than the " + std::to_string(count - 1) + " nodes of " + type_name);
+      FailAt(first, "element " + fields[0], "",
+             "has more than the " + std::to_string(count - 1) + " nodes of " + type_name);
     Element element{Label(first, fields[0], "element label"),
                     type,
                     type_name,
@@ -252,15 +247,15 @@ void InpModel::Elements(const Card& card) {
                     first};
     for (size_t i = 1; i < count; ++i) element.nodes.push_back(Label(first, fields[i], "node"));
     if (!element_index_.emplace(element.label, elements_.size()).second)
-      Fail(first, "element " + fields[0], "", "is defined twice");
+      FailAt(first, "element " + fields[0], "", "is defined twice");
     if (set) set->labels.push_back(element.label);
     elements_.push_back(std::move(element));
     fields.clear();
   }
   if (!fields.empty())
-    Fail(first, "element " + fields[0], "",
-         "has " + std::to_string(fields.size() - 1) + " nodes, " + type_name + " has " +
-             std::to_string(count - 1));
+    FailAt(first, "element " + fields[0], "",
+           "has " + std::to_string(fields.size() - 1) + " nodes, " + type_name + " has " +
+               std::to_string(count - 1));
 }
 
 // *NSET or *ELSET (`key` NSET or ELSET): labels, names of sets of the same kind, or
@@ -273,11 +268,11 @@ void InpModel::Set(const Card& card, std::map<std::string, LabelSet>& sets,
     const std::vector<std::string> f = Fields(line.text);
     if (generate) {
       if (f.size() < 2 || f.size() > 3)
-        Fail(line, "GENERATE", line.text, "must be: first, last[, step]");
+        FailAt(line, "GENERATE", line.text, "must be: first, last[, step]");
       const long long first = Label(line, f[0], "first"), last = Label(line, f[1], "last");
       const long long step = f.size() == 3 ? Label(line, f[2], "step") : 1;
       if (last < first || (last - first) / step > 100000000)
-        Fail(line, "GENERATE", line.text, "must have first <= last and at most 1e8 labels");
+        FailAt(line, "GENERATE", line.text, "must have first <= last and at most 1e8 labels");
       for (long long label = first; label <= last; label += step) set.labels.push_back(label);
       continue;
     }
@@ -288,8 +283,8 @@ void InpModel::Set(const Card& card, std::map<std::string, LabelSet>& sets,
       } else if (const LabelSet* other = Find(sets, field); other && other != &set) {
         set.labels.insert(set.labels.end(), other->labels.begin(), other->labels.end());
       } else {
-        Fail(line, "*" + card.name + ", " + key + "=" + set.name, field,
-             "is neither a label nor a set defined before");
+        FailAt(line, "*" + card.name + ", " + key + "=" + set.name, field,
+               "is neither a label nor a set defined before");
       }
     }
   }
@@ -302,14 +297,14 @@ void InpModel::SurfaceCard(const Card& card) {
     return;
   }
   if (!type.empty() && type != "ELEMENT")
-    Fail(card.at, "*SURFACE, TYPE", card.Param("TYPE"), "must be ELEMENT or NODE");
+    FailAt(card.at, "*SURFACE, TYPE", card.Param("TYPE"), "must be ELEMENT or NODE");
   Surface surface{name, {}, card.at};
   for (const Line& line : card.data) {
     const std::vector<std::string> f = Fields(line.text);
     int face = 0;
     if (f.size() != 2 || f[1].size() < 2 || Upper(f[1])[0] != 'S' ||
         !ParseWhole(f[1].substr(1), face) || face < 1)
-      Fail(line, "*SURFACE, NAME=" + name, line.text, "must be: element set or label, S<face>");
+      FailAt(line, "*SURFACE, NAME=" + name, line.text, "must be: element set or label, S<face>");
     long long label = 0;
     std::vector<long long> labels;
     if (ParseWhole(f[0], label)) {
@@ -317,7 +312,8 @@ void InpModel::SurfaceCard(const Card& card) {
     } else if (const LabelSet* set = Find(elsets_, f[0])) {
       labels = set->labels;
     } else {
-      Fail(line, "*SURFACE, NAME=" + name, f[0], "is neither an element label nor an element set");
+      FailAt(line, "*SURFACE, NAME=" + name, f[0],
+             "is neither an element label nor an element set");
     }
     for (long long element : labels) surface.faces.emplace_back(element, face - 1);
   }
@@ -353,8 +349,8 @@ void InpModel::Read(const std::vector<Card>& cards, std::map<std::string, int>& 
     } else if (name == "INSTANCE") {
       instances_.push_back(card.Required("NAME"));
       if (instances_.size() > 1 || !card.data.empty())
-        Fail(card.at, "*INSTANCE", card.Param("NAME"),
-             "only one instance without placement data is supported (a flat model)");
+        FailAt(card.at, "*INSTANCE", card.Param("NAME"),
+               "only one instance without placement data is supported (a flat model)");
     } else if (name != "PART" && name != "END PART" && name != "ASSEMBLY" &&
                name != "END ASSEMBLY" && name != "END INSTANCE") {
       ++ignored["*" + name];
@@ -363,10 +359,10 @@ void InpModel::Read(const std::vector<Card>& cards, std::map<std::string, int>& 
   if (!lost.empty()) {
     std::string list;
     for (const std::string& card : lost) list += (list.empty() ? "" : ", ") + card;
-    Fail(cards.front().at, "constraints", list,
-         "are not read from .inp files: define couplings and contact in the model file");
+    FailAt(cards.front().at, "constraints", list,
+           "are not read from .inp files: define couplings and contact in the model file");
   }
-  if (elements_.empty()) Fail(cards.front().at, "*ELEMENT", "", "the file defines no elements");
+  if (elements_.empty()) FailAt(cards.front().at, "*ELEMENT", "", "the file defines no elements");
 }
 
 std::vector<std::string> InpModel::BlockNames() const {
@@ -377,22 +373,22 @@ std::vector<std::string> InpModel::BlockNames() const {
   }
   for (const auto& [elset, at] : sections_) {
     const LabelSet* set = Find(elsets_, elset);
-    if (!set) Fail(at, "*SOLID SECTION, ELSET", elset, "names no element set");
+    if (!set) FailAt(at, "*SOLID SECTION, ELSET", elset, "names no element set");
     for (long long label : set->labels) {
       const auto it = element_index_.find(label);
       if (it == element_index_.end())
-        Fail(set->at, "element set " + set->name, std::to_string(label), "is not an element");
+        FailAt(set->at, "element set " + set->name, std::to_string(label), "is not an element");
       if (!names[it->second].empty())
-        Fail(at, "*SOLID SECTION, ELSET", elset,
-             "element " + std::to_string(label) + " is in the section of " + names[it->second] +
-                 " too");
+        FailAt(at, "*SOLID SECTION, ELSET", elset,
+               "element " + std::to_string(label) + " is in the section of " + names[it->second] +
+                   " too");
       names[it->second] = set->name;
     }
   }
   for (size_t e = 0; e < elements_.size(); ++e)
     if (names[e].empty())
-      Fail(elements_[e].at, "element " + std::to_string(elements_[e].label), "",
-           "is in no *SOLID SECTION (every element needs one: it names the element's block)");
+      FailAt(elements_[e].at, "element " + std::to_string(elements_[e].label), "",
+             "is in no *SOLID SECTION (every element needs one: it names the element's block)");
   return names;
 }
 
@@ -405,9 +401,9 @@ void InpModel::AddBlocks(Mesh& mesh, const std::map<long long, int>& index) cons
     if (added) mesh.blocks.push_back({names[e], element.type->type, {}, {}});
     ElementBlock& block = mesh.blocks[it->second];
     if (block.type != element.type->type)
-      Fail(element.at, "element " + std::to_string(element.label), element.type_name,
-           "block " + block.name + " mixes element types (" + Name(block.type) + " and " +
-               Name(element.type->type) + "): give each type its own element set");
+      FailAt(element.at, "element " + std::to_string(element.label), element.type_name,
+             "block " + block.name + " mixes element types (" + Name(block.type) + " and " +
+                 Name(element.type->type) + "): give each type its own element set");
     for (int node : element.type->gmsh_from_abaqus)
       block.connectivity.push_back(index.at(element.nodes[node]));
     block.tags.push_back(element.label);
@@ -420,16 +416,16 @@ FaceSet InpModel::Faces(const Surface& surface, const std::map<long long, int>& 
   for (const auto& [label, face] : surface.faces) {
     const auto it = element_index_.find(label);
     if (it == element_index_.end())
-      Fail(surface.at, "*SURFACE, NAME=" + surface.name, std::to_string(label),
-           "is not an element");
+      FailAt(surface.at, "*SURFACE, NAME=" + surface.name, std::to_string(label),
+             "is not an element");
     const Element& element = elements_[it->second];
     if (face >= static_cast<int>(element.type->faces.size()))
-      Fail(surface.at, "*SURFACE, NAME=" + surface.name,
-           "element " + std::to_string(label) + ", S" + std::to_string(face + 1),
-           element.type_name + " has faces S1 .. S" + std::to_string(element.type->faces.size()));
+      FailAt(surface.at, "*SURFACE, NAME=" + surface.name,
+             "element " + std::to_string(label) + ", S" + std::to_string(face + 1),
+             element.type_name + " has faces S1 .. S" + std::to_string(element.type->faces.size()));
     const ElementType type = FaceType(element.type->type);
     if (!first && type != set.type)
-      Fail(surface.at, "*SURFACE, NAME=" + surface.name, "", "mixes face types");
+      FailAt(surface.at, "*SURFACE, NAME=" + surface.name, "", "mixes face types");
     set.type = type;
     first = false;
     std::vector<int> corners = element.type->faces[face];
@@ -454,14 +450,14 @@ void InpModel::AddSets(Mesh& mesh, const std::map<long long, int>& index) const 
   for (const auto& [key, set] : nsets_)
     for (long long label : set.labels) {
       if (!nodes_.count(label))
-        Fail(set.at, "node set " + set.name, std::to_string(label), "is not a node");
+        FailAt(set.at, "node set " + set.name, std::to_string(label), "is not a node");
       if (const auto it = index.find(label); it != index.end()) add(set.name, it->second);
     }
   for (const auto& [key, set] : elsets_)
     for (long long label : set.labels) {
       const auto it = element_index_.find(label);
       if (it == element_index_.end())
-        Fail(set.at, "element set " + set.name, std::to_string(label), "is not an element");
+        FailAt(set.at, "element set " + set.name, std::to_string(label), "is not an element");
       for (long long node : elements_[it->second].nodes) add(set.name, index.at(node));
     }
   for (const Surface& surface : surfaces_) {
@@ -469,31 +465,20 @@ void InpModel::AddSets(Mesh& mesh, const std::map<long long, int>& index) const 
     for (int node : faces.connectivity) add(surface.name, node);
     mesh.face_sets[surface.name] = std::move(faces);
   }
-  for (auto& [name, nodes] : mesh.node_sets) {
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  }
+  SortNodeSets(mesh);
 }
 
 Mesh InpModel::Build(const std::string& path) const {
   Mesh mesh;
   mesh.dim = dim_;
   mesh.file = path;
-  std::map<long long, int> index;  // node label -> mesh node, for the nodes of elements
-  for (const Element& element : elements_)
-    for (long long node : element.nodes) {
-      if (!nodes_.count(node))
-        Fail(element.at, "element " + std::to_string(element.label), "node " + std::to_string(node),
-             "is not defined by *NODE");
-      index.emplace(node, 0);
-    }
-  SetNodes(mesh, index, nodes_);
+  const std::map<long long, int> index = SetUsedNodes(mesh, elements_, nodes_, "*NODE");
   if (dim_ == 2)
     for (const auto& [label, node] : index)
       if (nodes_.at(label).z() != 0.0)
-        Fail(node_lines_.at(label), "node " + std::to_string(label),
-             FormatValue(nodes_.at(label).z()),
-             "a plane model (CPS/CPE elements) must lie in z = 0");
+        FailAt(node_lines_.at(label), "node " + std::to_string(label),
+               FormatValue(nodes_.at(label).z()),
+               "a plane model (CPS/CPE elements) must lie in z = 0");
   AddBlocks(mesh, index);
   AddSets(mesh, index);
   CheckImportedMesh(mesh, [&](long long label) { return elements_[element_index_.at(label)].at; });

@@ -1,5 +1,6 @@
 #include "fe/input_text.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "core/error.h"
@@ -31,6 +32,13 @@ void SetNodes(Mesh& mesh, std::map<long long, int>& index,
     node = next++;
     mesh.nodes.row(node) = coordinates.at(label).transpose();
     mesh.node_tags.push_back(label);
+  }
+}
+
+void SortNodeSets(Mesh& mesh) {
+  for (auto& [name, nodes] : mesh.node_sets) {
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   }
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "fe/mesh.h"
 
@@ -39,6 +40,28 @@ bool ParseWhole(const std::string& text, T& value) {
 // elements use, in label order) with their `coordinates`, and each label's index in `index`.
 void SetNodes(Mesh& mesh, std::map<long long, int>& index,
               const std::map<long long, Vec3>& coordinates);
+
+// The nodes `elements` use (each with label, nodes and at, the line of its definition) set
+// into `mesh` by SetNodes; returns node label -> mesh node. A node `coordinates` lacks is an
+// error at its element's line: "is not defined by <definer>".
+template <class Element>
+std::map<long long, int> SetUsedNodes(Mesh& mesh, const std::vector<Element>& elements,
+                                      const std::map<long long, Vec3>& coordinates,
+                                      const std::string& definer) {
+  std::map<long long, int> index;
+  for (const Element& element : elements)
+    for (long long node : element.nodes) {
+      if (!coordinates.count(node))
+        FailAt(element.at, "element " + std::to_string(element.label),
+               "node " + std::to_string(node), "is not defined by " + definer);
+      index.emplace(node, 0);
+    }
+  SetNodes(mesh, index, coordinates);
+  return index;
+}
+
+// Sorts the node sets of `mesh` and removes repeated nodes (sets gathered from elements).
+void SortNodeSets(Mesh& mesh);
 
 // Mesh::Validate, and the first degenerate element (assembly.h) named in the file's
 // numbering at the line `line_of(label)` of its definition.

@@ -133,7 +133,7 @@ const std::vector<int>& GmshFromNastran(ElementType type) {
 }
 
 struct Element {
-  long long id = 0;
+  long long label = 0;  // EID
   long long pid = 0;
   ElementType type = ElementType::kHex8;
   std::vector<long long> nodes;  // Nastran order
@@ -216,7 +216,7 @@ void BulkModel::Read(const std::vector<Card>& cards, std::map<std::string, int>&
       grid_lines[id] = card.at;
     } else if (card.name == "CTETRA" || card.name == "CHEXA") {
       elements.push_back(ReadElement(card));
-      if (!element_ids.insert(elements.back().id).second)
+      if (!element_ids.insert(elements.back().label).second)
         FailAt(card.at, card.name + " " + card.fields[0], "", "reuses an element ID");
     } else if (card.name == "SET1") {
       const std::string name = "set_" + std::to_string(Id(card, 0, "SID"));
@@ -244,15 +244,7 @@ void BulkModel::Read(const std::vector<Card>& cards, std::map<std::string, int>&
 Mesh BulkModel::Build(const std::string& path) const {
   Mesh mesh;
   mesh.file = path;
-  std::map<long long, int> index;  // GRID ID -> mesh node, for the nodes of elements
-  for (const Element& element : elements)
-    for (long long node : element.nodes) {
-      if (!grids.count(node))
-        FailAt(element.at, "element " + std::to_string(element.id), "node " + std::to_string(node),
-               "is not defined by a GRID");
-      index.emplace(node, 0);
-    }
-  SetNodes(mesh, index, grids);
+  const std::map<long long, int> index = SetUsedNodes(mesh, elements, grids, "a GRID");
   // Blocks by PID; a PID with several element types gives one block per type.
   std::map<long long, std::set<ElementType>> types;
   for (const Element& element : elements) types[element.pid].insert(element.type);
@@ -270,7 +262,7 @@ Mesh BulkModel::Build(const std::string& path) const {
     ElementBlock& block = mesh.blocks[it->second];
     for (int node : GmshFromNastran(element.type))
       block.connectivity.push_back(index.at(element.nodes[node]));
-    block.tags.push_back(element.id);
+    block.tags.push_back(element.label);
   }
   for (const ElementBlock& block : mesh.blocks) {
     std::vector<int>& set = mesh.node_sets[block.name];
@@ -282,13 +274,10 @@ Mesh BulkModel::Build(const std::string& path) const {
       if (const auto it = index.find(id); it != index.end())
         mesh.node_sets[name].push_back(it->second);
     }
-  for (auto& [name, nodes] : mesh.node_sets) {
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  }
+  SortNodeSets(mesh);
   CheckImportedMesh(mesh, [&](long long id) {
     return std::find_if(elements.begin(), elements.end(),
-                        [&](const Element& e) { return e.id == id; })
+                        [&](const Element& e) { return e.label == id; })
         ->at;
   });
   return mesh;
