@@ -2,10 +2,42 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 
 namespace jointdyn {
+namespace {
+
+std::atomic<std::uint64_t> set_bound{0};
+
+// The number in the first line of `path`, or 0 when the file is missing or says "max".
+std::uint64_t ReadLimit(const char* path) {
+  std::ifstream file(path);
+  std::uint64_t limit = 0;
+  if (!(file >> limit)) return 0;
+  return limit;
+}
+
+// The control group's memory limit [bytes], 0 when there is none. Where cgroup v1 has no
+// limit it reports a huge number, which the minimum with the physical memory absorbs.
+std::uint64_t GroupLimit() {
+  for (const char* path : {"/sys/fs/cgroup/memory.max",
+                           "/sys/fs/cgroup/memory/memory.limit_in_bytes"})
+    if (const std::uint64_t limit = ReadLimit(path); limit > 0) return limit;
+  return 0;
+}
+
+// The smaller of two bounds where 0 means "none".
+std::uint64_t Lower(std::uint64_t a, std::uint64_t b) {
+  if (a == 0) return b;
+  if (b == 0) return a;
+  return std::min(a, b);
+}
+
+}  // namespace
 
 std::uint64_t PhysicalMemory() {
   const long pages = sysconf(_SC_PHYS_PAGES);
@@ -13,6 +45,13 @@ std::uint64_t PhysicalMemory() {
   if (pages <= 0 || page_size <= 0) return 0;
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
+
+std::uint64_t MemoryBound() {
+  static const std::uint64_t machine = Lower(PhysicalMemory(), GroupLimit());
+  return Lower(machine, set_bound.load());
+}
+
+void SetMemoryBound(std::uint64_t bytes) { set_bound.store(bytes); }
 
 std::string FormatBytes(double bytes) {
   if (!std::isfinite(bytes)) return "more than 1e308 B";
@@ -32,10 +71,12 @@ std::string FormatBytes(double bytes) {
 }
 
 std::string ExceedsMemory(double bytes, const std::string& what) {
-  const std::uint64_t memory = PhysicalMemory();
-  if (memory == 0 || bytes <= static_cast<double>(memory)) return "";
-  return "needs " + FormatBytes(bytes) + " for " + what + " but the machine has " +
-         FormatBytes(static_cast<double>(memory)) + " of memory";
+  const std::uint64_t bound = MemoryBound();
+  if (bound == 0 || bytes <= static_cast<double>(bound)) return "";
+  const std::string whose =
+      bound < PhysicalMemory() ? "this process may use " : "the machine has ";
+  return "needs " + FormatBytes(bytes) + " for " + what + " but " + whose +
+         FormatBytes(static_cast<double>(bound)) + " of memory";
 }
 
 }  // namespace jointdyn

@@ -26,5 +26,19 @@ TEST(Memory, ExceedsMemoryNamesTheNeedAndTheMachine) {
   EXPECT_NE(ExceedsMemory(std::numeric_limits<double>::infinity(), "x"), "");
 }
 
+TEST(Memory, ASetBoundLowersTheBoundUntilRemoved) {
+  const std::uint64_t machine = MemoryBound();
+  EXPECT_GT(machine, 1u << 20);
+  EXPECT_LE(machine, PhysicalMemory());
+  SetMemoryBound(1u << 20);
+  EXPECT_EQ(MemoryBound(), 1u << 20);
+  EXPECT_EQ(ExceedsMemory(1000.0, "a table"), "");
+  EXPECT_EQ(ExceedsMemory(3.0 * (1u << 20), "a table"),
+            "needs 3.0 MB for a table but this process may use 1.0 MB of memory");
+  SetMemoryBound(0);
+  EXPECT_EQ(MemoryBound(), machine);
+  EXPECT_EQ(ExceedsMemory(3.0 * (1u << 20), "a table"), "");
+}
+
 }  // namespace
 }  // namespace jointdyn
