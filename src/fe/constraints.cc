@@ -10,7 +10,9 @@
 namespace jointdyn::fe {
 namespace {
 
-enum class DofState { kFree, kFixed, kDependent, kResolving, kResolved };
+// kFixed: out of the model (the out-of-plane DOFs of a 2D reference node); kHeld: held by a
+// support (a column of DofMap::held_transform()).
+enum class DofState { kFree, kFixed, kHeld, kDependent, kResolving, kResolved };
 using Combination = std::vector<std::pair<int, double>>;  // (DOF, coefficient)
 
 // The Levi-Civita symbol e_ckl: (theta x r)_c = sum_kl e_ckl theta_k r_l.
@@ -34,11 +36,19 @@ Combination Merge(Combination terms) {
   return merged;
 }
 
+// "node 57 component 2" for a mesh DOF, "reference DOF 3" for another.
+std::string DofName(const Mesh& mesh, int num_mesh_dofs, int dof) {
+  if (dof >= num_mesh_dofs) return "reference DOF " + std::to_string(dof - num_mesh_dofs);
+  return mesh.NodeName(dof / mesh.dim) + " component " + std::to_string(dof % mesh.dim);
+}
+
 class Builder {
  public:
   Builder(const Mesh& mesh, const ConstraintSpec& spec) : mesh_(mesh), spec_(spec) {}
 
-  std::vector<Combination> Build(int& num_mesh_dofs, std::map<std::string, int>& references) {
+  // The DOFs as combinations of free and held DOFs; `held` gets the DOFs each support holds.
+  std::vector<Combination> Build(int& num_mesh_dofs, std::map<std::string, int>& references,
+                                 std::vector<std::vector<int>>& held) {
     const int dim = mesh_.dim;
     num_mesh_dofs = mesh_.num_nodes() * dim;
     for (int r = 0; r < static_cast<int>(spec_.reference_nodes.size()); ++r) {
@@ -65,7 +75,8 @@ class Builder {
       }
     }
     for (int k = 0; k < static_cast<int>(spec_.couplings.size()); ++k) AddCoupling(k);
-    for (int k = 0; k < static_cast<int>(spec_.supports.size()); ++k) AddSupport(k);
+    for (int k = 0; k < static_cast<int>(spec_.supports.size()); ++k)
+      held.push_back(AddSupport(k));
     std::vector<Combination> resolved(num_dofs);
     for (int d = 0; d < num_dofs; ++d) Resolve(d, resolved);
     return resolved;
@@ -178,7 +189,8 @@ class Builder {
     }
   }
 
-  void AddSupport(int k) {
+  // The DOFs support k holds, sorted (the out-of-plane DOFs of a 2D reference node left out).
+  std::vector<int> AddSupport(int k) {
     const Support& support = spec_.supports[k];
     const std::string key = "supports[" + std::to_string(k) + "]";
     std::vector<int> dofs;
@@ -202,36 +214,38 @@ class Builder {
         for (int c : components) dofs.push_back(node * mesh_.dim + c);
       }
     }
+    std::vector<int> held;
     for (int dof : dofs) {
       if (state_[dof] == DofState::kDependent) {
         throw InputError(key + ".set", support.set,
-                         "DOF " + std::to_string(dof) + " is dependent in couplings[" +
+                         DofName(mesh_, num_mesh_dofs_, dof) + " is dependent in couplings[" +
                              std::to_string(owner_[dof]) +
                              "]: support the reference node of a rigid coupling instead");
       }
-      state_[dof] = DofState::kFixed;
+      if (state_[dof] == DofState::kFixed) continue;
+      state_[dof] = DofState::kHeld;
+      held.push_back(dof);
     }
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
+    return held;
   }
 
-  // "node 57 component 2" for a mesh DOF, "reference DOF 3" for another.
-  std::string DofName(int dof) const {
-    if (dof >= num_mesh_dofs_) return "reference DOF " + std::to_string(dof - num_mesh_dofs_);
-    return mesh_.NodeName(dof / mesh_.dim) + " component " + std::to_string(dof % mesh_.dim);
-  }
-
-  // The DOF as a combination of free DOFs (empty for a fixed one).
+  // The DOF as a combination of free and held DOFs (empty for a fixed one).
   void Resolve(int dof, std::vector<Combination>& resolved) {
     switch (state_[dof]) {
       case DofState::kResolved:
       case DofState::kFixed:
         return;
       case DofState::kFree:
+      case DofState::kHeld:
         resolved[dof] = {{dof, 1.0}};
         state_[dof] = DofState::kResolved;
         return;
       case DofState::kResolving:
         throw InputError("couplings[" + std::to_string(owner_[dof]) + "]", "",
-                         "the couplings form a cycle through " + DofName(dof));
+                         "the couplings form a cycle through " +
+                             DofName(mesh_, num_mesh_dofs_, dof));
       case DofState::kDependent:
         break;
     }
@@ -285,25 +299,46 @@ std::vector<std::pair<int, double>> NodalAreas(const Mesh& mesh, const FaceSet& 
 
 DofMap::DofMap(const Mesh& mesh, const ConstraintSpec& spec) : dim_(mesh.dim) {
   Builder builder(mesh, spec);
-  const std::vector<Combination> resolved = builder.Build(num_mesh_dofs_, reference_index_);
+  std::vector<std::vector<int>> held_by_support;
+  const std::vector<Combination> resolved =
+      builder.Build(num_mesh_dofs_, reference_index_, held_by_support);
   const int num_dofs = static_cast<int>(resolved.size());
+  std::vector<bool> held(num_dofs, false);
+  for (const std::vector<int>& dofs : held_by_support)
+    for (int dof : dofs) held[dof] = true;
   free_index_.assign(num_dofs, -1);
+  std::vector<int> held_index(num_dofs, -1);
   int num_free = 0;
   for (int d = 0; d < num_dofs; ++d) {
-    if (resolved[d].size() == 1 && resolved[d][0].first == d) free_index_[d] = num_free++;
+    if (held[d]) {
+      held_index[d] = static_cast<int>(held_dofs_.size());
+      held_dofs_.push_back(d);
+    } else if (resolved[d].size() == 1 && resolved[d][0].first == d) {
+      free_index_[d] = num_free++;
+    }
   }
-  std::vector<Eigen::Triplet<double>> all, mesh_rows, reference_rows;
+  for (const std::vector<int>& dofs : held_by_support) {
+    support_held_.emplace_back();
+    for (int dof : dofs) support_held_.back().push_back(held_index[dof]);
+  }
+  std::vector<Eigen::Triplet<double>> all, mesh_rows, reference_rows, held_rows;
   for (int d = 0; d < num_dofs; ++d) {
-    for (const auto& [free, value] : resolved[d]) {
-      all.emplace_back(d, free_index_[free], value);
+    for (const auto& [master, value] : resolved[d]) {
+      if (held[master]) {
+        held_rows.emplace_back(d, held_index[master], value);
+        continue;
+      }
+      all.emplace_back(d, free_index_[master], value);
       if (d < num_mesh_dofs_)
-        mesh_rows.emplace_back(d, free_index_[free], value);
+        mesh_rows.emplace_back(d, free_index_[master], value);
       else
-        reference_rows.emplace_back(d - num_mesh_dofs_, free_index_[free], value);
+        reference_rows.emplace_back(d - num_mesh_dofs_, free_index_[master], value);
     }
   }
   transform_.resize(num_dofs, num_free);
   transform_.setFromTriplets(all.begin(), all.end());
+  held_transform_.resize(num_dofs, static_cast<int>(held_dofs_.size()));
+  held_transform_.setFromTriplets(held_rows.begin(), held_rows.end());
   mesh_transform_.resize(num_mesh_dofs_, num_free);
   mesh_transform_.setFromTriplets(mesh_rows.begin(), mesh_rows.end());
   reference_transform_.resize(num_dofs - num_mesh_dofs_, num_free);

@@ -82,6 +82,15 @@ class DofMap {
 
   // T (num_dofs x num_free_dofs): u = T q.
   const solvers::SparseMatrix& transform() const { return transform_; }
+
+  // The DOFs held by supports (each once, ascending) and the support's own (indices into
+  // held_dofs(), ascending; a DOF two supports hold is in both lists).
+  const std::vector<int>& held_dofs() const { return held_dofs_; }
+  const std::vector<int>& SupportHeld(int support) const { return support_held_[support]; }
+  // T_h (num_dofs x held_dofs().size()): with the held DOFs at values h instead of zero,
+  // u = T q + T_h h (a DOF coupled to a held one follows it). A static analysis prescribes
+  // h and reads the reactions T_h^T (K u - f) of the supports.
+  const solvers::SparseMatrix& held_transform() const { return held_transform_; }
   // T^T A T for a matrix A on the mesh DOFs (K or M of the elements), plus T_r^T B T_r for a
   // matrix B on the reference-node DOFs (6 per reference node, in their order: beams between
   // reference nodes); an empty B (0 x 0): none.
@@ -97,7 +106,10 @@ class DofMap {
   int num_mesh_dofs_;
   std::map<std::string, int> reference_index_;
   std::vector<int> free_index_;
+  std::vector<int> held_dofs_;
+  std::vector<std::vector<int>> support_held_;
   solvers::SparseMatrix transform_;            // all DOFs x free
+  solvers::SparseMatrix held_transform_;       // all DOFs x held
   solvers::SparseMatrix mesh_transform_;       // mesh DOFs x free (the first rows of T)
   solvers::SparseMatrix reference_transform_;  // reference DOFs x free (the last rows of T)
 };

@@ -59,6 +59,27 @@ class DenseFactorization {
   Eigen::LLT<MatX> llt_;
 };
 
+// Replaces the rows and columns of the held entries of a tangent by `diagonal` on the
+// diagonal (sparse: explicit zeros keep the pattern; a missing diagonal is inserted, the
+// same one every time).
+void Eliminate(solvers::SparseMatrix& tangent, const std::vector<int>& held,
+               const std::vector<char>& is_held, double diagonal) {
+  if (held.empty()) return;
+  for (int col = 0; col < tangent.outerSize(); ++col)
+    for (solvers::SparseMatrix::InnerIterator it(tangent, col); it; ++it)
+      if (is_held[it.row()] || is_held[col]) it.valueRef() = 0.0;
+  for (int k : held) tangent.coeffRef(k, k) = diagonal;
+}
+
+void Eliminate(MatX& tangent, const std::vector<int>& held, const std::vector<char>& /*is_held*/,
+               double diagonal) {
+  for (int k : held) {
+    tangent.row(k).setZero();
+    tangent.col(k).setZero();
+    tangent(k, k) = diagonal;
+  }
+}
+
 // The Newton machinery shared by all load steps and by the full and reduced models:
 // residual, tangent, factorization kept with the pair tangents it was made from.
 template <class Factorization>
@@ -66,12 +87,27 @@ class Newton {
  public:
   using Matrix = typename Factorization::Matrix;
 
-  Newton(const Matrix& stiffness, std::span<JointOperator> joints, StaticResult& result)
-      : stiffness_(stiffness), magnitude_(stiffness.cwiseAbs()), joints_(joints), result_(result) {}
+  // `held`: entries of the state eliminated (ascending).
+  Newton(const Matrix& stiffness, std::span<JointOperator> joints, const std::vector<int>& held,
+         StaticResult& result)
+      : stiffness_(stiffness),
+        magnitude_(stiffness.cwiseAbs()),
+        joints_(joints),
+        held_(held),
+        is_held_(stiffness.rows(), 0),
+        held_diagonal_(std::max(1.0, stiffness.diagonal().cwiseAbs().maxCoeff())),
+        reactions_(VecX::Zero(static_cast<int>(held.size()))),
+        result_(result) {
+    for (int k : held_) is_held_[k] = 1;
+  }
+
+  // The residual rows of the held entries at the last Residual() state.
+  const VecX& reactions() const { return reactions_; }
 
   // r = K q + sum f_j(q) - lambda f_ext, and the size of the terms it sums (inf norms):
   // scale = max(||lambda f_ext||, || |K| |q| ||, ||f_j||), so that the rounding of the
-  // stiffness forces (large terms that cancel) stays far below the tolerance.
+  // stiffness forces (large terms that cancel) stays far below the tolerance. The rows of
+  // the held entries go to reactions() and are zero in r.
   Status Residual(const VecX& q, const VecX& external, VecX& r, double& scale) {
     r.noalias() = magnitude_ * q.cwiseAbs();
     scale = std::max(external.lpNorm<Eigen::Infinity>(), r.lpNorm<Eigen::Infinity>());
@@ -86,6 +122,10 @@ class Newton {
     }
     result_.joint_seconds += Seconds(start);
     if (!r.allFinite()) return Status::Failure("non-finite residual");
+    for (size_t k = 0; k < held_.size(); ++k) {
+      reactions_(static_cast<int>(k)) = r(held_[k]);
+      r(held_[k]) = 0.0;
+    }
     return Status::Ok();
   }
 
@@ -133,7 +173,7 @@ class Newton {
     return true;
   }
 
-  // Factors K + sum_j (J_j + J_j^T) / 2.
+  // Factors K + sum_j (J_j + J_j^T) / 2 with the held entries eliminated.
   Status Factor() {
     Clock::time_point start = Clock::now();
     factored_tangents_.clear();
@@ -149,6 +189,7 @@ class Newton {
       factored_tangents_.insert(factored_tangents_.end(), joint.tangents().begin(),
                                 joint.tangents().end());
     }
+    Eliminate(tangent_, held_, is_held_, held_diagonal_);
     result_.joint_seconds += Seconds(start);
     start = Clock::now();
     const Status status = factorization_.Factor(tangent_, result_);
@@ -161,6 +202,10 @@ class Newton {
   const Matrix& stiffness_;
   const Matrix magnitude_;  // |K| entrywise
   std::span<JointOperator> joints_;
+  const std::vector<int>& held_;
+  std::vector<char> is_held_;
+  const double held_diagonal_;  // of the eliminated rows: the largest |K_ii| (or 1)
+  VecX reactions_;
   StaticResult& result_;
   Factorization factorization_;
   bool factored_ = false;
@@ -172,20 +217,32 @@ class Newton {
 // Load stepping with cutbacks around Newton (the one implementation for both overloads).
 template <class Factorization>
 StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<JointOperator> joints,
-                   const VecX& load, const StaticOptions& options) {
+                   const StaticLoadPath& path, const StaticOptions& options) {
   const Clock::time_point start = Clock::now();
   StaticResult result;
   const int n = static_cast<int>(stiffness.rows());
-  result.q = VecX::Zero(n);
+  const int held = static_cast<int>(path.held.size());
+  result.q = path.start.size() == 0 ? VecX::Zero(n) : path.start;
+  result.reactions = VecX::Zero(held);
   result.status = options.Validate();
   if (!result.status) return result;
-  JD_CHECK(stiffness.cols() == n && load.size() == n, "SolveStatic: K square, one load per row");
+  JD_CHECK(stiffness.cols() == n && path.end_load.size() == n && result.q.size() == n &&
+               (path.start_load.size() == 0 || path.start_load.size() == n),
+           "SolveStatic: K square, one load and one start value per row");
+  JD_CHECK(std::is_sorted(path.held.begin(), path.held.end()) &&
+               std::adjacent_find(path.held.begin(), path.held.end()) == path.held.end() &&
+               (held == 0 || (path.held.front() >= 0 && path.held.back() < n)) &&
+               (path.end_values.size() == 0 || path.end_values.size() == held),
+           "SolveStatic: held entries ascending, distinct, in range, one end value each");
+  const VecX start_load = path.start_load.size() == 0 ? VecX::Zero(n) : path.start_load;
+  const VecX start_values = result.q(path.held);
+  const VecX end_values = path.end_values.size() == 0 ? VecX::Zero(held) : path.end_values;
   for (const JointOperator& joint : joints)
     JD_CHECK(joint.size() == n && joint.relative().is_sparse() == Factorization::kSparseJoints,
              "SolveStatic: joints on the state of K, R sparse with a sparse K and dense with a "
              "dense one");
 
-  Newton<Factorization> newton(stiffness, joints, result);
+  Newton<Factorization> newton(stiffness, joints, path.held, result);
   const double initial_increment = 1.0 / options.load_steps;
   double increment = initial_increment;
   int cutbacks_in_row = 0;
@@ -193,8 +250,9 @@ StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<Jo
   while (result.load_factor < 1.0) {
     double target = std::min(1.0, result.load_factor + increment);
     if (1.0 - target < 1e-12) target = 1.0;
-    external = target * load;
+    external = (1.0 - target) * start_load + target * path.end_load;
     q = result.q;
+    q(path.held) = (1.0 - target) * start_values + target * end_values;
     Status outcome;  // ok: the step converged
     int iteration = 0;
     double increment_norm = 0.0;
@@ -219,6 +277,7 @@ StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<Jo
     }
     if (outcome) {
       result.q = q;
+      result.reactions = newton.reactions();
       for (JointOperator& joint : joints) joint.Commit();
       result.load_factor = target;
       ++result.load_steps;
@@ -264,13 +323,23 @@ Status StaticOptions::Validate() const {
 }
 
 StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
+                         const StaticLoadPath& path, const StaticOptions& options) {
+  return Solve<SparseFactorization>(stiffness, joints, path, options);
+}
+
+StaticResult SolveStatic(const MatX& stiffness, std::span<JointOperator> joints,
+                         const StaticLoadPath& path, const StaticOptions& options) {
+  return Solve<DenseFactorization>(stiffness, joints, path, options);
+}
+
+StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
                          const VecX& load, const StaticOptions& options) {
-  return Solve<SparseFactorization>(stiffness, joints, load, options);
+  return SolveStatic(stiffness, joints, StaticLoadPath{.end_load = load}, options);
 }
 
 StaticResult SolveStatic(const MatX& stiffness, std::span<JointOperator> joints, const VecX& load,
                          const StaticOptions& options) {
-  return Solve<DenseFactorization>(stiffness, joints, load, options);
+  return SolveStatic(stiffness, joints, StaticLoadPath{.end_load = load}, options);
 }
 
 }  // namespace jointdyn::joint

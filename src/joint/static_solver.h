@@ -18,6 +18,10 @@
 // the history is committed at the end of each load step, so the result belongs to the proportional
 // load path lambda f_ext with the steps taken (the number of steps matters in slip).
 //
+// Held entries (supports, prescribed displacements) are eliminated exactly: their residual
+// rows are the reactions, and the tangent is factored with their rows and columns replaced
+// by the diagonal, so the Newton increment leaves them where the load path puts them.
+//
 // A load step that fails (a law fails, the tangent is not positive definite, non-finite
 // values, or no convergence within max_iterations) is retried with half the increment, up
 // to max_cutbacks times in a row; after a converged step the increment doubles again up to
@@ -47,9 +51,23 @@ struct StaticOptions {
   Status Validate() const;            // names the option, value and rule
 };
 
+// The loading of one solve along the load factor lambda: 0 -> 1 (linear in lambda): the
+// external force (1 - lambda) start_load + lambda end_load and the held entries of the
+// state (1 - lambda) start(held) + lambda end_values. A sequence of solves, each starting
+// where the last ended, follows a piecewise-linear load history (a preload, then a push).
+struct StaticLoadPath {
+  VecX start;                // the state at lambda = 0 (empty: zero)
+  VecX start_load;           // [N] (empty: zero)
+  VecX end_load;             // [N], one per state entry
+  std::vector<int> held;     // entries of the state held at given values, ascending
+  VecX end_values;           // their values at lambda = 1 (empty: zero) [m, rad]
+};
+
 struct StaticResult {
   Status status;             // failure: what, load step, load factor and iteration
   VecX q;                    // independent DOFs at the last converged load factor
+  VecX reactions;            // at q, per held entry: r = (K q + sum f_j - f_ext)_held, the
+                             // force the support applies [N, N m]
   double load_factor = 0.0;  // reached (1 on success)
   int load_steps = 0;        // converged load steps
   int cutbacks = 0;          // halved increments
@@ -73,6 +91,9 @@ struct StaticResult {
 // Starts from q = 0.
 StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
                          const VecX& load, const StaticOptions& options = {});
+// The same along a load path with held entries.
+StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<JointOperator> joints,
+                         const StaticLoadPath& path, const StaticOptions& options = {});
 
 // The same Newton iteration (one implementation) for a reduced model: `stiffness` V^T K V
 // (dense, symmetric), joints on the modal coordinates (dense R V, joint_operator.h) and
@@ -80,5 +101,7 @@ StaticResult SolveStatic(const solvers::SparseMatrix& stiffness, std::span<Joint
 // symmetric part. symbolic_analyses stays 0; factor_nonzeros are not counted.
 StaticResult SolveStatic(const MatX& stiffness, std::span<JointOperator> joints, const VecX& load,
                          const StaticOptions& options = {});
+StaticResult SolveStatic(const MatX& stiffness, std::span<JointOperator> joints,
+                         const StaticLoadPath& path, const StaticOptions& options = {});
 
 }  // namespace jointdyn::joint

@@ -187,6 +187,39 @@ TEST(DofMap, SupportsRemoveDofsAndReferenceNodesFollowTheMesh) {
   EXPECT_GE(dofs.FreeIndex(dofs.ReferenceDof("a", 0)), 0);
 }
 
+// Held DOFs at values h: u = T q + T_h h. A rigid coupling to a held reference node moves its
+// nodes rigidly with it; a DOF held by two supports is one column of T_h in both lists.
+TEST(DofMap, HeldDofsAreColumnsOfTheHeldTransform) {
+  const Mesh mesh = Bar(ElementType::kHex8);
+  const Vec3 tip(0.1, 0.01, 0.005);
+  ConstraintSpec spec;
+  spec.reference_nodes = {{"tip", tip}};
+  spec.couplings = {{CouplingKind::kRigid, "tip", "xmax"}};
+  spec.supports = {{"xmin", {}}, {"xmin", {2}}, {"tip", {2, 4}}};
+  const DofMap dofs(mesh, spec);
+  const int clamped = 3 * static_cast<int>(mesh.node_sets.at("xmin").size());
+  ASSERT_EQ(dofs.held_dofs().size(), static_cast<size_t>(clamped + 2));
+  EXPECT_EQ(dofs.SupportHeld(0).size(), static_cast<size_t>(clamped));
+  EXPECT_EQ(dofs.SupportHeld(1).size(), mesh.node_sets.at("xmin").size());
+  for (int h : dofs.SupportHeld(1)) EXPECT_EQ(dofs.held_dofs()[h] % 3, 2);
+  EXPECT_EQ(dofs.held_dofs()[dofs.SupportHeld(2)[1]], dofs.ReferenceDof("tip", 4));
+  EXPECT_EQ(dofs.held_transform().rows(), dofs.num_dofs());
+  EXPECT_EQ(dofs.FreeIndex(dofs.ReferenceDof("tip", 2)), -1);
+
+  // The tip lifted by 1 mm and turned by 0.01 rad about y, the rest at rest.
+  VecX h = VecX::Zero(static_cast<int>(dofs.held_dofs().size()));
+  h(dofs.SupportHeld(2)[0]) = 1e-3;
+  h(dofs.SupportHeld(2)[1]) = 0.01;
+  const VecX u = dofs.held_transform() * h;
+  for (int n : mesh.node_sets.at("xmax")) {
+    const double dx = mesh.nodes(n, 0) - tip(0);
+    EXPECT_NEAR(u(3 * n + 2), 1e-3 - 0.01 * dx, 1e-15);  // theta_y x (x - x_tip), z part
+    EXPECT_NEAR(u(3 * n), 0.01 * (mesh.nodes(n, 2) - tip(2)), 1e-15);
+  }
+  for (int n : mesh.node_sets.at("xmin")) EXPECT_EQ(u.segment<3>(3 * n).norm(), 0.0);
+  EXPECT_EQ(u(dofs.ReferenceDof("tip", 2)), 1e-3);
+}
+
 std::string ErrorOf(const Mesh& mesh, const ConstraintSpec& spec) {
   try {
     DofMap dofs(mesh, spec);
@@ -210,7 +243,8 @@ TEST(DofMap, RejectsBadSpecificationsWithTheEntry) {
   EXPECT_NE(ErrorOf(mesh, spec).find("already dependent in couplings[0]"), std::string::npos);
   spec.couplings = {{CouplingKind::kRigid, "tip", "xmax"}};
   spec.supports = {{"ymax", {}}};
-  EXPECT_NE(ErrorOf(mesh, spec).find("supports[0].set = ymax: DOF"), std::string::npos);
+  EXPECT_NE(ErrorOf(mesh, spec).find("supports[0].set = ymax: node"), std::string::npos);
+  EXPECT_NE(ErrorOf(mesh, spec).find("is dependent in couplings[0]"), std::string::npos);
   spec.supports = {{"xmin", {3}}};
   EXPECT_EQ(ErrorOf(mesh, spec), "supports[0].components = 3: must be in [0, 2] for xmin");
   spec.supports = {};

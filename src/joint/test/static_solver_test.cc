@@ -413,3 +413,43 @@ TEST(StaticSolver, OptionsAreValidatedAndFailuresNameTheLoadStep) {
 
 }  // namespace
 }  // namespace jointdyn::joint
+
+namespace jointdyn::joint {
+namespace {
+
+// A chain of four springs k between five DOFs: x_i = i d / 4 with the ends held at 0 and d
+// (no joints), reactions -k d / 4 and k d / 4; a second solve from there with a force F on
+// the middle DOF moves it by F / k (two springs in series on each side) and adds -F / 2 to each reaction. Sparse and dense.
+template <class Matrix>
+void CheckHeldChain(const Matrix& stiffness, double k) {
+  const double d = 1e-3, force = 50.0;
+  StaticLoadPath path{.end_load = VecX::Zero(5), .held = {0, 4}, .end_values = Vec2(0.0, d)};
+  const StaticResult first = SolveStatic(stiffness, {}, path, {.load_steps = 3});
+  ASSERT_TRUE(first.status.ok) << first.status.message;
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(first.q(i), i * d / 4, 1e-15);
+  EXPECT_NEAR(first.reactions(0), -k * d / 4, 1e-9 * k * d);
+  EXPECT_NEAR(first.reactions(1), k * d / 4, 1e-9 * k * d);
+
+  path.start = first.q;
+  path.start_load = path.end_load;
+  path.end_load(2) = force;
+  const StaticResult second = SolveStatic(stiffness, {}, path, {});
+  ASSERT_TRUE(second.status.ok) << second.status.message;
+  EXPECT_NEAR(second.q(2), 2 * d / 4 + force / k, 1e-15);
+  EXPECT_EQ(second.q(4), d);
+  EXPECT_NEAR(second.reactions(0), -k * d / 4 - force / 2, 1e-9 * force);
+  EXPECT_NEAR(second.reactions(1), k * d / 4 - force / 2, 1e-9 * force);
+}
+
+TEST(StaticSolver, HeldEntriesFollowTheLoadPathAndReportTheirReactions) {
+  const double k = 2e7;  // [N/m]
+  MatX dense = MatX::Zero(5, 5);
+  for (int i = 0; i < 4; ++i) {
+    dense.block<2, 2>(i, i) += k * (Mat2() << 1, -1, -1, 1).finished();
+  }
+  CheckHeldChain(dense, k);
+  CheckHeldChain(solvers::SparseMatrix(dense.sparseView()), k);
+}
+
+}  // namespace
+}  // namespace jointdyn::joint
