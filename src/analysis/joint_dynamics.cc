@@ -76,18 +76,10 @@ std::unique_ptr<joint::JointedSystem> FullSystem(const JointDynamicsOptions& opt
   // No touch band (joint_operator.h) in dynamics: the mass keeps the step's tangent
   // regular, and a band whose tangent the residual lacks holds Newton to linear
   // convergence while the joint moves by less than the band (the first steps from rest).
-  std::vector<joint::JointOperator> operators;
-  for (size_t j = 0; j < options.joints.size(); ++j) {
-    const JointSpec& spec = options.joints[j];
-    const JointContact contact =
-        BuildJointContact(model, {.contact = spec.contact,
-                                  .normal_law = spec.normal,
-                                  .key = "joints[" + std::to_string(j) + "]"});
-    joint_pairs.push_back(contact.num_pairs());
-    operators.emplace_back(contact.relative, contact.mesh.initial_gap, contact.mesh.area,
-                           joint::JointLaws{.normal = spec.normal, .tangential = spec.friction},
-                           joint::JointOptions{.touch_band = 0.0});
-  }
+  const solvers::SparseMatrix mesh_rows =
+      model.dofs->transform().topRows(model.dofs->num_mesh_dofs());
+  std::vector<joint::JointOperator> operators = BuildJoints(
+      model, options.joints, mesh_rows, joint::JointOptions{.touch_band = 0.0}, joint_pairs);
   std::vector<joint::TimedLoad> loads;
   for (size_t i = 0; i < options.loads.size(); ++i)
     loads.push_back({fe::AssembleLoads(model, options.loads[i].loads,

@@ -35,6 +35,7 @@
 
 #include "analysis/criteria.h"
 #include "analysis/joint_mode_pipeline.h"
+#include "analysis/joints.h"
 #include "analysis/observer.h"
 #include "core/status.h"
 #include "fe/fe_model.h"
@@ -46,13 +47,6 @@
 #include "time/time_function.h"
 
 namespace jointdyn::analysis {
-
-// One joint: a contact of the FE model with its laws.
-struct JointSpec {
-  std::string contact;  // the contact's name (FeModelSpec::contacts)
-  std::shared_ptr<const laws::NormalLaw> normal;
-  std::shared_ptr<const laws::TangentialLaw> friction;  // 2D; null: frictionless
-};
 
 // Loads on reference nodes times a time function.
 struct DynamicLoad {

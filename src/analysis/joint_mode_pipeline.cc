@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "analysis/joints.h"
 #include "core/clock.h"
 #include "core/error.h"
 
@@ -45,16 +46,7 @@ joint::JointOperator JointContact::Operator(const joint::PairProjection& on) con
 JointContact BuildJointContact(const fe::FeModel& model, const JointModeSpec& spec) {
   JointContact contact;
   contact.contact_index = model.ContactIndex(spec.contact, spec.key + ".contact");
-  const fe::PairingResult& pairing = model.contacts[contact.contact_index];
-  contact.mesh = joint::BuildContactKinematics(model.mesh, pairing);
-  for (Eigen::Index p = 0; p < contact.mesh.area.size(); ++p) {
-    if (contact.mesh.area(p) >= 0.0) continue;
-    const std::string rule =
-        "pair " + std::to_string(p) + " (slave " + model.mesh.NodeName(pairing.pairs[p].slave) +
-        ") has a negative area weight " + FormatValue(contact.mesh.area(p)) +
-        " (a corner of a quadratic face): set area_weighting: diagonal_scaled in the contact";
-    throw InputError(spec.key + ".contact", spec.contact, rule);
-  }
+  contact.mesh = ContactKinematicsOf(model, contact.contact_index, spec.key + ".contact");
   contact.relative = joint::OnIndependentDofs(contact.mesh.relative, *model.dofs);
   contact.normals = reduction::SelectNormalRows(contact.relative.sparse());
   contact.normal_law = spec.normal_law;

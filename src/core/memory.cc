@@ -24,8 +24,8 @@ std::uint64_t ReadLimit(const char* path) {
 // The control group's memory limit [bytes], 0 when there is none. Where cgroup v1 has no
 // limit it reports a huge number, which the minimum with the physical memory absorbs.
 std::uint64_t GroupLimit() {
-  for (const char* path : {"/sys/fs/cgroup/memory.max",
-                           "/sys/fs/cgroup/memory/memory.limit_in_bytes"})
+  for (const char* path :
+       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"})
     if (const std::uint64_t limit = ReadLimit(path); limit > 0) return limit;
   return 0;
 }
@@ -73,8 +73,7 @@ std::string FormatBytes(double bytes) {
 std::string ExceedsMemory(double bytes, const std::string& what) {
   const std::uint64_t bound = MemoryBound();
   if (bound == 0 || bytes <= static_cast<double>(bound)) return "";
-  const std::string whose =
-      bound < PhysicalMemory() ? "this process may use " : "the machine has ";
+  const std::string whose = bound < PhysicalMemory() ? "this process may use " : "the machine has ";
   return "needs " + FormatBytes(bytes) + " for " + what + " but " + whose +
          FormatBytes(static_cast<double>(bound)) + " of memory";
 }

@@ -75,8 +75,7 @@ class Builder {
       }
     }
     for (int k = 0; k < static_cast<int>(spec_.couplings.size()); ++k) AddCoupling(k);
-    for (int k = 0; k < static_cast<int>(spec_.supports.size()); ++k)
-      held.push_back(AddSupport(k));
+    for (int k = 0; k < static_cast<int>(spec_.supports.size()); ++k) held.push_back(AddSupport(k));
     std::vector<Combination> resolved(num_dofs);
     for (int d = 0; d < num_dofs; ++d) Resolve(d, resolved);
     return resolved;
@@ -243,9 +242,9 @@ class Builder {
         state_[dof] = DofState::kResolved;
         return;
       case DofState::kResolving:
-        throw InputError("couplings[" + std::to_string(owner_[dof]) + "]", "",
-                         "the couplings form a cycle through " +
-                             DofName(mesh_, num_mesh_dofs_, dof));
+        throw InputError(
+            "couplings[" + std::to_string(owner_[dof]) + "]", "",
+            "the couplings form a cycle through " + DofName(mesh_, num_mesh_dofs_, dof));
       case DofState::kDependent:
         break;
     }
@@ -352,19 +351,46 @@ int DofMap::ReferenceDof(const std::string& name, int component) const {
   return num_mesh_dofs_ + 6 * it->second + component;
 }
 
+namespace {
+
+// X^T A X + X_r^T B X_r for the mesh rows X and reference rows X_r of a transform.
+solvers::SparseMatrix ReduceRows(const solvers::SparseMatrix& mesh_matrix,
+                                 const solvers::SparseMatrix& reference_matrix,
+                                 const solvers::SparseMatrix& mesh_rows,
+                                 const solvers::SparseMatrix& reference_rows) {
+  JD_CHECK(mesh_matrix.rows() == mesh_rows.rows() && mesh_matrix.cols() == mesh_rows.rows(),
+           "DofMap::Reduce: the matrix must have one row and column per mesh DOF");
+  const solvers::SparseMatrix product = mesh_matrix * mesh_rows;
+  solvers::SparseMatrix reduced = mesh_rows.transpose() * product;
+  if (reference_matrix.size() == 0) return reduced;
+  JD_CHECK(reference_matrix.rows() == reference_rows.rows() &&
+               reference_matrix.cols() == reference_rows.rows(),
+           "DofMap::Reduce: the reference matrix must have one row and column per reference DOF");
+  const solvers::SparseMatrix reference_product = reference_matrix * reference_rows;
+  reduced += reference_rows.transpose() * reference_product;
+  return reduced;
+}
+
+}  // namespace
+
 solvers::SparseMatrix DofMap::Reduce(const solvers::SparseMatrix& mesh_matrix,
                                      const solvers::SparseMatrix& reference_matrix) const {
-  JD_CHECK(mesh_matrix.rows() == num_mesh_dofs_ && mesh_matrix.cols() == num_mesh_dofs_,
-           "DofMap::Reduce: the matrix must have one row and column per mesh DOF");
-  const solvers::SparseMatrix product = mesh_matrix * mesh_transform_;
-  solvers::SparseMatrix reduced = mesh_transform_.transpose() * product;
-  if (reference_matrix.size() == 0) return reduced;
-  const int num_reference = static_cast<int>(reference_transform_.rows());
-  JD_CHECK(reference_matrix.rows() == num_reference && reference_matrix.cols() == num_reference,
-           "DofMap::Reduce: the reference matrix must have one row and column per reference DOF");
-  const solvers::SparseMatrix reference_product = reference_matrix * reference_transform_;
-  reduced += reference_transform_.transpose() * reference_product;
-  return reduced;
+  return ReduceRows(mesh_matrix, reference_matrix, mesh_transform_, reference_transform_);
+}
+
+solvers::SparseMatrix DofMap::ExtendedTransform() const {
+  solvers::SparseMatrix extended(num_dofs(), num_free_dofs() + held_transform_.cols());
+  extended.leftCols(num_free_dofs()) = transform_;
+  extended.rightCols(held_transform_.cols()) = held_transform_;
+  return extended;
+}
+
+solvers::SparseMatrix DofMap::Reduce(const solvers::SparseMatrix& mesh_matrix,
+                                     const solvers::SparseMatrix& reference_matrix,
+                                     const solvers::SparseMatrix& transform) const {
+  JD_CHECK(transform.rows() == num_dofs(), "DofMap::Reduce: the transform must act on all DOFs");
+  return ReduceRows(mesh_matrix, reference_matrix, transform.topRows(num_mesh_dofs_),
+                    transform.bottomRows(num_dofs() - num_mesh_dofs_));
 }
 
 }  // namespace jointdyn::fe

@@ -96,6 +96,14 @@ class DofMap {
   // reference nodes); an empty B (0 x 0): none.
   solvers::SparseMatrix Reduce(const solvers::SparseMatrix& mesh_matrix,
                                const solvers::SparseMatrix& reference_matrix = {}) const;
+  // [T T_h] (num_dofs x (num_free_dofs + held_dofs().size())): u = T q + T_h h for the state
+  // [q; h] of a static analysis.
+  solvers::SparseMatrix ExtendedTransform() const;
+  // X^T A X (+ X_r^T B X_r) as Reduce for another transform X of all DOFs, e.g.
+  // ExtendedTransform().
+  solvers::SparseMatrix Reduce(const solvers::SparseMatrix& mesh_matrix,
+                               const solvers::SparseMatrix& reference_matrix,
+                               const solvers::SparseMatrix& transform) const;
   // T^T f for forces f on all DOFs [N, N m].
   VecX ReduceLoad(const VecX& load) const { return transform_.transpose() * load; }
   // u = T q: all DOFs from the independent ones.

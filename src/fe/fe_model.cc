@@ -267,8 +267,8 @@ FeModel BuildFeModel(const FeModelSpec& spec, const ProgressFn& progress) {
   return model;
 }
 
-VecX AssembleLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
-                   const std::string& key) {
+VecX AssembleNodeLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
+                       const std::string& key) {
   const DofMap& dofs = *model.dofs;
   VecX f = VecX::Zero(dofs.num_dofs());
   for (size_t i = 0; i < loads.size(); ++i) {
@@ -283,7 +283,12 @@ VecX AssembleLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
       f(dofs.ReferenceDof(load.node, 3 + c)) += load.moment(c);
     }
   }
-  return dofs.ReduceLoad(f);
+  return f;
+}
+
+VecX AssembleLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
+                   const std::string& key) {
+  return model.dofs->ReduceLoad(AssembleNodeLoads(model, loads, key));
 }
 
 int FreeDofIndex(const FeModel& model, const ReferenceDof& dof, const std::string& key) {

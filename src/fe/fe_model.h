@@ -152,6 +152,9 @@ FeModel BuildFeModel(const FeModelSpec& spec, const ProgressFn& progress = {});
 // "<key>[i]" for out-of-plane components in a 2D model.
 VecX AssembleLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
                    const std::string& key = "loads");
+// The same loads on all DOFs f (before T^T), for a state other than the independent DOFs.
+VecX AssembleNodeLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
+                       const std::string& key = "loads");
 
 // The index of `dof` among the independent DOFs of model.dofs; throws InputError at `key`
 // (the dof's key path in the model, e.g. "study.measure") when it is supported or dependent.

@@ -56,11 +56,11 @@ struct StaticOptions {
 // state (1 - lambda) start(held) + lambda end_values. A sequence of solves, each starting
 // where the last ended, follows a piecewise-linear load history (a preload, then a push).
 struct StaticLoadPath {
-  VecX start;                // the state at lambda = 0 (empty: zero)
-  VecX start_load;           // [N] (empty: zero)
-  VecX end_load;             // [N], one per state entry
-  std::vector<int> held;     // entries of the state held at given values, ascending
-  VecX end_values;           // their values at lambda = 1 (empty: zero) [m, rad]
+  VecX start;             // the state at lambda = 0 (empty: zero)
+  VecX start_load;        // [N] (empty: zero)
+  VecX end_load;          // [N], one per state entry
+  std::vector<int> held;  // entries of the state held at given values, ascending
+  VecX end_values;        // their values at lambda = 1 (empty: zero) [m, rad]
 };
 
 struct StaticResult {

@@ -234,7 +234,8 @@ int Component(const ModelNode& node, const std::string& name, bool reference) {
   return static_cast<int>(it - names.begin());
 }
 
-void ReadConstraints(const ModelNode& root, fe::FeModelSpec& spec) {
+void ReadConstraints(const ModelNode& root, fe::FeModelSpec& spec,
+                     std::vector<SupportValue>* values) {
   std::set<std::string> references;
   for (const ModelNode& node : root.OptionalMaps("reference_nodes")) {
     fe::ReferenceNodeSpec r;
@@ -253,7 +254,14 @@ void ReadConstraints(const ModelNode& root, fe::FeModelSpec& spec) {
     if (node.Has("components"))
       for (const std::string& c : node.Strings("components"))
         s.components.push_back(Component(node, c, references.contains(s.set)));
-    node.Finish();
+    if (node.Has("value") && !values)
+      node.FailValue("value", "",
+                     "a prescribed displacement is taken by analysis: static only (other "
+                     "analyses hold supports at zero)");
+    if (node.Has("value"))
+      values->push_back({static_cast<int>(spec.supports.size()), node});
+    else
+      node.Finish();
     spec.supports.push_back(std::move(s));
   }
   for (const ModelNode& node : root.OptionalMaps("beams")) {
@@ -351,11 +359,11 @@ int ReadContactIndex(const ModelNode& node, const std::string& key, const fe::Fe
   }
 }
 
-fe::FeModelSpec ReadFeModelSpec(const ModelNode& root) {
+fe::FeModelSpec ReadFeModelSpec(const ModelNode& root, std::vector<SupportValue>* values) {
   fe::FeModelSpec spec;
   ReadMesh(root, spec);
   ReadMaterials(root, spec);
-  ReadConstraints(root, spec);
+  ReadConstraints(root, spec, values);
   ReadContact(root, spec);
   if (root.Has("loads")) spec.loads = ReadFeLoads(root, spec);
   return spec;

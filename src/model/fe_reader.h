@@ -13,9 +13,17 @@
 
 namespace jointdyn::model {
 
+// A support's `value` (a prescribed displacement, read by the analysis that takes it).
+struct SupportValue {
+  int support = 0;  // index in FeModelSpec::supports
+  ModelNode node;   // the support's mapping, with `value` not yet read
+};
+
 // Reads mesh, materials, reference_nodes, supports, couplings, beams, contact and loads of
-// `root` (not root.Finish()). Mesh files are found relative to the model file.
-fe::FeModelSpec ReadFeModelSpec(const ModelNode& root);
+// `root` (not root.Finish()). Mesh files are found relative to the model file. With
+// `values`, a support may have a `value` (collected there); without, `value` is an error
+// that names the analysis that takes it.
+fe::FeModelSpec ReadFeModelSpec(const ModelNode& root, std::vector<SupportValue>* values = nullptr);
 
 // Reads the list under key `loads` of the mapping `node` (required there; e.g. the root,
 // or a load case of an analysis): {node: tip, force: [0, 0, 100]}, {node: tip, moment:

@@ -1,39 +1,18 @@
 #include "model/joint_dynamics_reader.h"
 
 #include <algorithm>
-#include <set>
 
 #include "model/fe_reader.h"
 #include "model/integrator_reader.h"
 #include "model/joint_mode_reader.h"
-#include "model/law_registry.h"
+#include "model/joints_reader.h"
 #include "model/time_function_reader.h"
 
 namespace jointdyn::model {
 namespace {
 
-analysis::JointSpec ReadJoint(const ModelNode& node, const fe::FeModelSpec& fe) {
-  analysis::JointSpec joint;
-  joint.contact = fe.contacts[ReadContactIndex(node, "contact", fe)].name;
-  joint.normal = ReadNormalLaw(node.Map("normal"));
-  if (node.Has("friction")) {
-    const ModelNode friction = node.Map("friction");
-    joint.friction = ReadTangentialLaw(friction);
-    if (joint.friction->dim() != 2)
-      friction.FailValue("dim", std::to_string(joint.friction->dim()),
-                         "must be 2: the slip in a joint has two components (add dim: 2)");
-  }
-  node.Finish();
-  return joint;
-}
-
 void ReadJointsAndLoads(const ModelNode& root, analysis::JointDynamicsOptions& options) {
-  std::set<std::string> contacts;
-  for (const ModelNode& node : root.Maps("joints")) {
-    options.joints.push_back(ReadJoint(node, options.fe));
-    if (!contacts.insert(options.joints.back().contact).second)
-      node.FailValue("contact", options.joints.back().contact, "has a joint already");
-  }
+  options.joints = ReadJoints(root, options.fe);
   for (const ModelNode& node : root.Maps("dynamic_loads")) {
     analysis::DynamicLoad load;
     load.loads = ReadFeLoads(node, options.fe);

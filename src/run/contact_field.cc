@@ -1,5 +1,6 @@
 #include "run/contact_field.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -59,6 +60,32 @@ io::VtuGrid ContactFieldGrid(const joint::JointOperator& joint, const MatX& posi
     for (size_t a = 0; a < names.size(); ++a) grid.point_data[a].values.push_back(values[a]);
   }
   return grid;
+}
+
+std::string FileName(const std::string& name) {
+  std::string out = name;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  return out;
+}
+
+void ContactFieldSeries::Write(const std::string& prefix, int step, double time,
+                               std::span<const joint::JointOperator> joints,
+                               const VecX& mesh_displacement) {
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const std::string stem = prefix + FileName(contacts_[j]);
+    std::unique_ptr<io::PvdWriter>& pvd = pvds_[stem];
+    if (!pvd)
+      pvd = std::make_unique<io::PvdWriter>(folder_.File("contact_fields/" + stem + ".pvd"));
+    const int contact = model_.ContactIndex(contacts_[j], "joints");
+    const MatX positions =
+        SlavePositions(model_.mesh, model_.contacts[contact], &mesh_displacement);
+    char number[16];
+    std::snprintf(number, sizeof number, "_%06d.vtu", step);
+    const std::string file = stem + number;
+    io::WriteVtu(folder_.File("contact_fields/" + file), ContactFieldGrid(joints[j], positions));
+    pvd->Add(time, file);
+  }
 }
 
 }  // namespace jointdyn::run

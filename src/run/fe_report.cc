@@ -111,18 +111,25 @@ io::VtuGrid ContactGrid(const fe::FeModel& model) {
   return grid;
 }
 
-io::VtuGrid ModeGrid(const fe::FeModel& model, const MatX& vectors,
-                     const std::vector<std::string>& names) {
-  const fe::Mesh& mesh = model.mesh;
+io::VtuGrid DisplacementGrid(const fe::Mesh& mesh, const std::vector<VecX>& displacements,
+                             const std::vector<std::string>& names) {
   io::VtuGrid grid = mesh.blocks.empty() ? io::PointGrid(mesh.nodes) : MeshGrid(mesh);
-  for (int k = 0; k < vectors.cols(); ++k) {
-    const VecX u = model.dofs->Expand(vectors.col(k));
-    io::VtuArray mode{names[k], 3, std::vector<double>(3 * mesh.num_nodes())};
+  for (size_t k = 0; k < displacements.size(); ++k) {
+    const VecX& u = displacements[k];
+    io::VtuArray field{names[k], 3, std::vector<double>(3 * mesh.num_nodes())};
     for (int node = 0; node < mesh.num_nodes(); ++node)
-      for (int c = 0; c < mesh.dim; ++c) mode.values[3 * node + c] = u(node * mesh.dim + c);
-    grid.point_data.push_back(std::move(mode));
+      for (int c = 0; c < mesh.dim; ++c) field.values[3 * node + c] = u(node * mesh.dim + c);
+    grid.point_data.push_back(std::move(field));
   }
   return grid;
+}
+
+io::VtuGrid ModeGrid(const fe::FeModel& model, const MatX& vectors,
+                     const std::vector<std::string>& names) {
+  std::vector<VecX> displacements;
+  for (int k = 0; k < vectors.cols(); ++k)
+    displacements.push_back(model.dofs->Expand(vectors.col(k)).head(model.dofs->num_mesh_dofs()));
+  return DisplacementGrid(model.mesh, displacements, names);
 }
 
 nlohmann::json FeRunSummary(const std::string& analysis, const std::string& model_file,

@@ -19,6 +19,11 @@ nlohmann::json FeRunSummary(const std::string& analysis, const std::string& mode
                             const std::string& title, const fe::FeModelSpec& spec,
                             const fe::FeModel& model);
 
+// The mesh with displacement fields as point data: displacements[k] (on the mesh DOFs,
+// node * dim + component) named names[k].
+io::VtuGrid DisplacementGrid(const fe::Mesh& mesh, const std::vector<VecX>& displacements,
+                             const std::vector<std::string>& names);
+
 // The mesh with displacement fields as point data: column k of `vectors` (free DOFs,
 // expanded by u = T q) named names[k].
 io::VtuGrid ModeGrid(const fe::FeModel& model, const MatX& vectors,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdio>
 #include <utility>
 
@@ -44,14 +43,6 @@ std::array<CriterionText, kCriteria> Criteria(const JointDynamicsOptions& option
   criteria[kMeasure].title = options.title.empty() ? "Measure " + m : options.title;
   criteria[kMeasure].label = m + " [" + options.measure.unit() + "]";
   return criteria;
-}
-
-// A file-name-safe form of a contact name ("sheet_1_joint/sheet_2_joint").
-std::string FileName(const std::string& name) {
-  std::string out = name;
-  for (char& c : out)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-  return out;
 }
 
 double MaxAbs(const std::vector<double>& values) {
@@ -225,20 +216,12 @@ void JointDynamicsReport::Sample(const DynamicRun& run, double time,
 void JointDynamicsReport::ContactField(const DynamicRun& run, int step, double time,
                                        std::span<const joint::JointOperator> joints,
                                        const VecX& mesh_displacement) {
-  for (size_t j = 0; j < joints.size(); ++j) {
-    const std::string stem = run.name + "_" + FileName(options_.joints[j].contact);
-    std::unique_ptr<io::PvdWriter>& pvd = pvds_[stem];
-    if (!pvd)
-      pvd = std::make_unique<io::PvdWriter>(folder_.File("contact_fields/" + stem + ".pvd"));
-    const int contact = model_->ContactIndex(options_.joints[j].contact, "joints");
-    const MatX positions =
-        SlavePositions(model_->mesh, model_->contacts[contact], &mesh_displacement);
-    char number[16];
-    std::snprintf(number, sizeof number, "_%06d.vtu", step);
-    const std::string file = stem + number;
-    io::WriteVtu(folder_.File("contact_fields/" + file), ContactFieldGrid(joints[j], positions));
-    pvd->Add(time, file);
+  if (!fields_) {
+    std::vector<std::string> contacts;
+    for (const analysis::JointSpec& joint : options_.joints) contacts.push_back(joint.contact);
+    fields_ = std::make_unique<ContactFieldSeries>(*model_, std::move(contacts), folder_);
   }
+  fields_->Write(run.name + "_", step, time, joints, mesh_displacement);
 }
 
 void JointDynamicsReport::RunFinished(const JointDynamicsResult& result, size_t index) {

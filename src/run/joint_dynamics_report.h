@@ -6,14 +6,13 @@
 // after each run: a long study that is stopped keeps its finished runs).
 #pragma once
 
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "analysis/joint_dynamics.h"
-#include "io/pvd.h"
 #include "io/results.h"
+#include "run/contact_field.h"
 #include "run/report.h"
 #include "run/run_model.h"
 
@@ -37,7 +36,7 @@ class JointDynamicsReport
 
   const fe::FeModel* model_ = nullptr;
   std::unique_ptr<io::CsvWriter> histories_;
-  std::map<std::string, std::unique_ptr<io::PvdWriter>> pvds_;  // per run and joint
+  std::unique_ptr<ContactFieldSeries> fields_;
 };
 
 }  // namespace jointdyn::run

@@ -7,6 +7,7 @@
 #include "model/modal_reader.h"
 #include "model/model_node.h"
 #include "model/reduction_reader.h"
+#include "model/static_reader.h"
 #include "model/transient_reader.h"
 #include "run/harmonic_report.h"
 #include "run/hysteresis_report.h"
@@ -14,6 +15,7 @@
 #include "run/joint_mode_study_report.h"
 #include "run/modal_report.h"
 #include "run/reduction_report.h"
+#include "run/static_report.h"
 #include "run/summaries.h"
 #include "run/transient_report.h"
 
@@ -63,6 +65,10 @@ const std::vector<Entry>& Entries() {
       {{"modal", "FE model: mesh, assembly, contact pairs, eigenfrequencies and mode shapes"},
        [](const std::string& n, const ModelNode& r, OutputFolder& f) {
          return Execute<ModalReport>(n, r, f, model::ReadModal, analysis::RunModal);
+       }},
+      {{"static", "FE model with joints: nonlinear static solution, reactions, contact state"},
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<StaticReport>(n, r, f, model::ReadStatic, analysis::RunStatic);
        }},
       {{"reduction", "FE model reduced by Craig-Bampton, joint modes and a preload mode"},
        [](const std::string& n, const ModelNode& r, OutputFolder& f) {

@@ -419,7 +419,8 @@ namespace {
 
 // A chain of four springs k between five DOFs: x_i = i d / 4 with the ends held at 0 and d
 // (no joints), reactions -k d / 4 and k d / 4; a second solve from there with a force F on
-// the middle DOF moves it by F / k (two springs in series on each side) and adds -F / 2 to each reaction. Sparse and dense.
+// the middle DOF moves it by F / k (two springs in series on each side) and adds -F / 2 to each
+// reaction. Sparse and dense.
 template <class Matrix>
 void CheckHeldChain(const Matrix& stiffness, double k) {
   const double d = 1e-3, force = 50.0;

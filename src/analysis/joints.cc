@@ -1,0 +1,41 @@
+#include "analysis/joints.h"
+
+#include "core/error.h"
+
+namespace jointdyn::analysis {
+
+joint::ContactKinematics ContactKinematicsOf(const fe::FeModel& model, int contact_index,
+                                             const std::string& key) {
+  const fe::PairingResult& pairing = model.contacts[contact_index];
+  joint::ContactKinematics kinematics = joint::BuildContactKinematics(model.mesh, pairing);
+  for (Eigen::Index p = 0; p < kinematics.area.size(); ++p) {
+    if (kinematics.area(p) >= 0.0) continue;
+    const std::string rule =
+        "pair " + std::to_string(p) + " (slave " + model.mesh.NodeName(pairing.pairs[p].slave) +
+        ") has a negative area weight " + FormatValue(kinematics.area(p)) +
+        " (a corner of a quadratic face): set area_weighting: diagonal_scaled in the contact";
+    throw InputError(key, model.contact_names[contact_index], rule);
+  }
+  return kinematics;
+}
+
+std::vector<joint::JointOperator> BuildJoints(const fe::FeModel& model,
+                                              const std::vector<JointSpec>& joints,
+                                              const solvers::SparseMatrix& mesh_rows,
+                                              const joint::JointOptions& options,
+                                              std::vector<int>& pairs) {
+  std::vector<joint::JointOperator> operators;
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const JointSpec& spec = joints[j];
+    const std::string key = "joints[" + std::to_string(j) + "].contact";
+    const joint::ContactKinematics kinematics =
+        ContactKinematicsOf(model, model.ContactIndex(spec.contact, key), key);
+    pairs.push_back(kinematics.relative.num_pairs());
+    operators.emplace_back(
+        kinematics.relative.Compose(mesh_rows), kinematics.initial_gap, kinematics.area,
+        joint::JointLaws{.normal = spec.normal, .tangential = spec.friction}, options);
+  }
+  return operators;
+}
+
+}  // namespace jointdyn::analysis

@@ -1,0 +1,41 @@
+// The joints of an FE analysis (model file: `joints`): per contact of the FE model a normal
+// law and a friction law, evaluated pointwise on the contact pairs (joint/joint_operator.h)
+// of a state of the model: the independent DOFs of the DofMap (joint dynamics), or those
+// followed by the held DOFs (a static analysis with prescribed displacements).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fe/fe_model.h"
+#include "joint/contact_kinematics.h"
+#include "joint/joint_operator.h"
+#include "laws/normal_law.h"
+#include "laws/tangential_law.h"
+
+namespace jointdyn::analysis {
+
+// One joint: a contact of the FE model with its laws.
+struct JointSpec {
+  std::string contact;  // the contact's name (FeModelSpec::contacts)
+  std::shared_ptr<const laws::NormalLaw> normal;
+  std::shared_ptr<const laws::TangentialLaw> friction;  // 2D; null: frictionless
+};
+
+// The kinematics of contact `contact_index` on the mesh DOFs (joint::BuildContactKinematics).
+// Throws InputError at `key` (e.g. "joints[0].contact") for a pair with a negative area
+// weight (a corner of a quadratic face with area_weighting: consistent): a negative penalty.
+joint::ContactKinematics ContactKinematicsOf(const fe::FeModel& model, int contact_index,
+                                             const std::string& key);
+
+// The joint operators of `joints` on the state x whose mesh DOFs are u = E x (`mesh_rows`:
+// E, num_mesh_dofs rows), in order; the pairs of each are appended to `pairs`. Throws
+// InputError at "joints[j].contact".
+std::vector<joint::JointOperator> BuildJoints(const fe::FeModel& model,
+                                              const std::vector<JointSpec>& joints,
+                                              const solvers::SparseMatrix& mesh_rows,
+                                              const joint::JointOptions& options,
+                                              std::vector<int>& pairs);
+
+}  // namespace jointdyn::analysis
