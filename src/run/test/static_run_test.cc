@@ -1,0 +1,125 @@
+// analysis: static from a model file to its files: the lap joint of tests/models/lap_joint.msh
+// clamped, its tip pushed down and back with friction in the joint over a table history.
+// The files agree with each other and with the summary: one reactions.csv row per step and
+// support, equal to summary.json's reactions; one pairs.csv row per step and pair; one
+// contact-field VTU per step; the tip face of mesh.vtu at the last prescribed value.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/test/test_paths.h"
+#include "run/run_model.h"
+#include "run/test/vtu_reader.h"
+
+namespace jointdyn::run {
+namespace {
+
+std::vector<std::vector<std::string>> ReadRows(const std::filesystem::path& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  std::string line, cell;
+  while (std::getline(in, line)) {
+    rows.emplace_back();
+    for (std::istringstream row(line); std::getline(row, cell, ',');) rows.back().push_back(cell);
+  }
+  return rows;
+}
+
+TEST(StaticRun, WritesConsistentReactionsPairsAndFields) {
+  const auto out = std::filesystem::temp_directory_path() / "jointdyn_static_run";
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  const auto mesh = test_paths::SourceDir() / "tests" / "models" / "lap_joint.msh";
+  std::ofstream(out / "model.yaml") << R"(analysis: static
+title: Lap joint, tip pushed down and back
+mesh: {file: )" << mesh.string() << R"(}
+materials:
+  lower: &steel {E: 210.0e9, nu: 0.3, rho: 7850.0}
+  upper: *steel
+reference_nodes:
+  - {name: tip, at: upper_xmax}
+  - {name: bolt, position: [0.075, 0.025, 0.02]}
+supports:
+  - {set: lower_xmin}
+  - {set: tip, components: [uz], value: {type: table, points: [[0, 0], [2, -2.0e-5], [3, -1.0e-5]]}}
+couplings:
+  - {type: rigid, reference: tip, set: upper_xmax}
+  - {type: rigid, reference: bolt, set: lower_xmax}
+  - {type: rigid, reference: bolt, set: upper_xmin}
+contact:
+  - {name: joint, slave: upper_joint, master: lower_joint, search_distance: 1.0e-4}
+joints:
+  - contact: joint
+    normal: {type: linear, eps: 5.0e13}
+    friction: {type: coulomb, dim: 2, c1: 9.5e12, c2: 5.0e11, mu: 0.15}
+static: {steps: 3, increments: 2}
+)";
+  const RunOutcome outcome = RunModelFile(out / "model.yaml", out);
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  std::ifstream in(out / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  EXPECT_EQ(summary["status"], "ok");
+  const int pairs = summary["joints"][0]["pairs"].get<int>();
+  ASSERT_EQ(pairs, 9);
+  ASSERT_EQ(summary["steps"].size(), 3u);
+
+  const auto reactions = ReadRows(out / "reactions.csv");
+  ASSERT_EQ(reactions.size(), 1u + 3 * 2);
+  EXPECT_EQ(reactions[0][0], "support");
+  for (int step = 0; step < 3; ++step) {
+    const nlohmann::json& s = summary["steps"][step];
+    EXPECT_EQ(s["open_pairs"].get<int>() + s["sticking_pairs"].get<int>() +
+                  s["slipping_pairs"].get<int>(),
+              pairs);
+    for (int support = 0; support < 2; ++support) {
+      const std::vector<std::string>& row = reactions[1 + 2 * step + support];
+      EXPECT_EQ(row[0], "supports[" + std::to_string(support) + "]");
+      EXPECT_EQ(std::stoi(row[2]), step + 1);
+      for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(std::stod(row[4 + c]), s["reactions"][support]["force_n"][c].get<double>());
+    }
+    // The clamp and the tip balance (no other load).
+    EXPECT_NEAR(s["reactions"][0]["force_n"][2].get<double>(),
+                -s["reactions"][1]["force_n"][2].get<double>(),
+                1e-8 * std::abs(s["reactions"][1]["force_n"][2].get<double>()));
+  }
+  // Pushed down, the upper block presses on the lower one: the tip's support pulls it
+  // down less at t = 3 (-1e-5 m) than at t = 2 (-2e-5 m).
+  const double f2 = summary["steps"][1]["reactions"][1]["force_n"][2].get<double>();
+  const double f3 = summary["steps"][2]["reactions"][1]["force_n"][2].get<double>();
+  EXPECT_LT(f2, f3);
+  EXPECT_LT(f3, 0.0);
+
+  const auto pair_rows = ReadRows(out / "pairs.csv");
+  ASSERT_EQ(pair_rows.size(), 1u + 3 * pairs);
+  EXPECT_EQ(pair_rows[1][0], "joint");
+  for (size_t r = 1; r < pair_rows.size(); ++r)
+    EXPECT_TRUE(pair_rows[r][1] == "open" || pair_rows[r][1] == "stick" ||
+                pair_rows[r][1] == "slip")
+        << pair_rows[r][1];
+  for (int step = 1; step <= 3; ++step)
+    EXPECT_TRUE(std::filesystem::exists(out / "contact_fields" /
+                                        ("joint_00000" + std::to_string(step) + ".vtu")));
+  EXPECT_TRUE(std::filesystem::exists(out / "contact_fields" / "joint.pvd"));
+  EXPECT_TRUE(std::filesystem::exists(out / "reaction_1.svg"));
+
+  // mesh.vtu: the upper block's far end at uz = -1e-5 m (rigidly coupled to the tip, which
+  // only translates in z here up to its free rotation: the mean of the face is the tip's).
+  const testing::DecodedVtu vtu = testing::DecodeVtu(out / "mesh.vtu");
+  const std::vector<double>& x = vtu.floats.at("");
+  const std::vector<double>& u = vtu.floats.at("displacement");
+  double sum = 0.0;
+  int count = 0;
+  for (int p = 0; p < vtu.points; ++p)
+    if (std::abs(x[3 * p] - 0.15) < 1e-12) {
+      sum += u[3 * p + 2];
+      ++count;
+    }
+  ASSERT_EQ(count, 6);
+  EXPECT_NEAR(sum / count, -1e-5, 1e-15);
+}
+
+}  // namespace
+}  // namespace jointdyn::run
