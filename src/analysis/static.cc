@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/stop.h"
+#include "fe/beam.h"
 
 namespace jointdyn::analysis {
 namespace {
@@ -162,20 +163,146 @@ JointFigures Figures(std::span<const joint::JointOperator> joints) {
 }
 
 // "step 2/4 (t = 2): 6 Newton iterations; 120 of 596 pairs closed (stick 100, slip 20),
-// max pressure 3.1e+07 Pa"
+// max pressure 3.1e+07 Pa; bolt forces 1999.1 N, 2000.6 N" (the preload step: "preload
+// step: ...")
 std::string StepNote(const StaticStep& step, int steps, int pairs) {
   const JointFigures& f = step.joints;
-  std::string note = "step " + std::to_string(step.index) + "/" + std::to_string(steps) +
-                     " (t = " + FormatValue(step.t) +
-                     "): " + std::to_string(step.solve.iterations) + " Newton iterations";
+  std::string note = step.index == 0
+                         ? std::string("preload step")
+                         : "step " + std::to_string(step.index) + "/" + std::to_string(steps) +
+                               " (t = " + FormatValue(step.t) + ")";
+  note += ": " + std::to_string(step.solve.iterations) + " Newton iterations";
   if (step.solve.cutbacks > 0) note += ", " + std::to_string(step.solve.cutbacks) + " cutbacks";
   if (pairs > 0)
     note += "; " + std::to_string(pairs - f.open_pairs) + " of " + std::to_string(pairs) +
             " pairs closed (stick " + std::to_string(f.sticking_pairs) + ", slip " +
             std::to_string(f.slipping_pairs) + "), max pressure " + FormatValue(f.max_pressure) +
             " Pa";
+  for (size_t b = 0; b < step.bolt_forces.size(); ++b)
+    note += (b == 0 ? "; bolt forces " : ", ") + FormatValue(step.bolt_forces[b]) + " N";
   return note;
 }
+
+// A preloaded beam bolt on the state x: elongation e = a . x, axial stiffness k = EA / L,
+// preload P, and the shortening s locked at the end of the preload step.
+struct Bolt {
+  SparseMatrix axis;  // a as a column
+  double stiffness = 0.0;
+  double preload = 0.0;
+  double shortening = 0.0;
+  double Elongation(const VecX& x) const { return (axis.transpose() * x)(0); }
+  double Force(const VecX& x) const { return stiffness * (Elongation(x) + shortening); }
+};
+
+std::vector<Bolt> MakeBolts(const StaticOptions& options, const fe::FeModel& model,
+                            const SparseMatrix& extended) {
+  const fe::DofMap& dofs = *model.dofs;
+  std::vector<Bolt> bolts;
+  for (const BoltPreload& preload : options.preloads) {
+    const fe::BeamSpec& beam = options.fe.beams[preload.beam];
+    const auto position = [&](const std::string& name) {
+      return model.reference_nodes[(dofs.ReferenceDof(name, 0) - dofs.num_mesh_dofs()) / 6]
+          .position;
+    };
+    const Vec3 axis = position(beam.b) - position(beam.a);
+    const double length = axis.norm();
+    VecX g = VecX::Zero(dofs.num_dofs());
+    for (int c = 0; c < 3; ++c) {
+      g(dofs.ReferenceDof(beam.b, c)) = axis(c) / length;
+      g(dofs.ReferenceDof(beam.a, c)) = -axis(c) / length;
+    }
+    const VecX a = extended.transpose() * g;
+    const double area = fe::BeamSection::Circular(beam.diameter, beam.material.poisson_ratio).area;
+    bolts.push_back({.axis = a.sparseView(),
+                     .stiffness = beam.material.youngs_modulus * area / length,
+                     .preload = preload.force});
+  }
+  return bolts;
+}
+
+// The steps of a run: the state, the stiffness and joints on it, and what loads it.
+class StepSolver {
+ public:
+  StepSolver(const StaticOptions& options, StaticResult& result, StaticObserver& observer)
+      : options_(options),
+        result_(result),
+        observer_(observer),
+        model_(result.model),
+        extended_(model_.dofs->ExtendedTransform()),
+        mesh_rows_(extended_.topRows(model_.dofs->num_mesh_dofs())),
+        stiffness_(model_.dofs->Reduce(model_.stiffness, model_.reference_stiffness, extended_)),
+        joints_(BuildJoints(model_, options.joints, mesh_rows_, {}, result.joint_pairs)),
+        history_(options, model_, extended_),
+        geometry_(MakeHeldGeometry(model_, static_cast<int>(options.fe.supports.size()))),
+        bolts_(MakeBolts(options, model_, extended_)) {
+    result.free_dofs = model_.dofs->num_free_dofs();
+    result.held_dofs = static_cast<int>(model_.dofs->held_dofs().size());
+    for (int p : result.joint_pairs) pairs_ += p;
+    path_.start = VecX::Zero(stiffness_.rows());
+    path_.start_load = VecX::Zero(stiffness_.rows());
+    for (int h = 0; h < result.held_dofs; ++h) path_.held.push_back(result.free_dofs + h);
+    result.displacement = VecX::Zero(model_.dofs->num_mesh_dofs());
+  }
+
+  // Step k (0: the preload step) from the last state; records it in the result.
+  Status Step(int k) {
+    const bool preload = k == 0;
+    path_.end_load = history_.Load(k) + BoltLoad(preload);
+    path_.end_values = history_.HeldValues(*model_.dofs, k);
+    StaticStep step{.index = k, .t = static_cast<double>(k)};
+    step.solve = joint::SolveStatic(preload ? PreloadStiffness() : stiffness_, joints_, path_,
+                                    options_.solver);
+    if (!step.solve.status)
+      return Status::Failure((preload
+                                  ? std::string("the preload step (t = 0)")
+                                  : "step " + std::to_string(k) + " (t = " + std::to_string(k - 1) +
+                                        " -> " + std::to_string(k) + ")") +
+                             ": " + step.solve.status.message);
+    path_.start = std::move(step.solve.q);
+    if (preload)  // locked at the preloaded length
+      for (Bolt& bolt : bolts_)
+        bolt.shortening = bolt.preload / bolt.stiffness - bolt.Elongation(path_.start);
+    path_.start_load = history_.Load(k) + BoltLoad(false);
+    for (joint::JointOperator& joint : joints_) (void)joint.Evaluate(path_.start);
+    for (const Bolt& bolt : bolts_) step.bolt_forces.push_back(bolt.Force(path_.start));
+    step.reactions = Reactions(model_, geometry_, step.solve.reactions);
+    step.joints = Figures(joints_);
+    result_.displacement = mesh_rows_ * path_.start;
+    observer_.Note(StepNote(step, options_.steps, pairs_));
+    result_.steps.push_back(std::move(step));
+    observer_.Step(result_.steps.back(), joints_, result_.displacement);
+    return Status::Ok();
+  }
+
+ private:
+  // The bolts' forces on the structure: -P a in the preload step, then -k s a (the locked
+  // shortening; the elongation's part is in K).
+  VecX BoltLoad(bool preload) const {
+    VecX f = VecX::Zero(stiffness_.rows());
+    for (const Bolt& bolt : bolts_)
+      f -= (preload ? bolt.preload : bolt.stiffness * bolt.shortening) * VecX(bolt.axis);
+    return f;
+  }
+
+  // K without the bolts' axial stiffness: K - sum k a a^T.
+  SparseMatrix PreloadStiffness() const {
+    SparseMatrix k = stiffness_;
+    for (const Bolt& bolt : bolts_) k -= bolt.stiffness * (bolt.axis * bolt.axis.transpose());
+    return k;
+  }
+
+  const StaticOptions& options_;
+  StaticResult& result_;
+  StaticObserver& observer_;
+  const fe::FeModel& model_;
+  const SparseMatrix extended_, mesh_rows_, stiffness_;
+  std::vector<joint::JointOperator> joints_;
+  const LoadHistory history_;
+  const HeldGeometry geometry_;
+  std::vector<Bolt> bolts_;
+  joint::StaticLoadPath path_;
+  int pairs_ = 0;
+};
 
 }  // namespace
 
@@ -194,6 +321,19 @@ void StaticOptions::Validate() const {
       throw InputError(SupportKey(motion.support) + ".value", "", "is prescribed twice");
     prescribed_once[motion.support] = true;
   }
+  std::vector<bool> preloaded(fe.beams.size(), false);
+  for (size_t i = 0; i < preloads.size(); ++i) {
+    const BoltPreload& preload = preloads[i];
+    const std::string key = "preload[" + std::to_string(i) + "]";
+    if (preload.beam < 0 || preload.beam >= static_cast<int>(fe.beams.size()))
+      throw InputError(key + ".beam", std::to_string(preload.beam),
+                       "must index a beam (key beams): a preload acts along a beam bolt");
+    if (preloaded[preload.beam])
+      throw InputError(key + ".beam", std::to_string(preload.beam), "is preloaded twice");
+    preloaded[preload.beam] = true;
+    if (!(preload.force > 0.0 && std::isfinite(preload.force)))
+      throw InputError(key + ".force", FormatValue(preload.force), "must be > 0 (a tension)");
+  }
 }
 
 StaticResult RunStatic(const StaticOptions& options, StaticObserver& observer) {
@@ -201,52 +341,18 @@ StaticResult RunStatic(const StaticOptions& options, StaticObserver& observer) {
   options.Validate();
   StaticResult result;
   result.model = BuildModel(options.fe, observer);
-  const fe::FeModel& model = result.model;
-  const fe::DofMap& dofs = *model.dofs;
-  CheckPrescribed(options, model);
-  const SparseMatrix extended = dofs.ExtendedTransform();
-  const SparseMatrix mesh_rows = extended.topRows(dofs.num_mesh_dofs());
-  const SparseMatrix stiffness = dofs.Reduce(model.stiffness, model.reference_stiffness, extended);
-  std::vector<joint::JointOperator> joints =
-      BuildJoints(model, options.joints, mesh_rows, {}, result.joint_pairs);
-  const LoadHistory history(options, model, extended);
-  result.free_dofs = dofs.num_free_dofs();
-  result.held_dofs = static_cast<int>(dofs.held_dofs().size());
-  const HeldGeometry geometry =
-      MakeHeldGeometry(model, static_cast<int>(options.fe.supports.size()));
-  int pairs = 0;
-  for (int p : result.joint_pairs) pairs += p;
-  observer.ModelBuilt(model);
-
-  joint::StaticLoadPath path{.start = VecX::Zero(stiffness.rows())};
-  for (int h = 0; h < result.held_dofs; ++h) path.held.push_back(result.free_dofs + h);
-  result.displacement = VecX::Zero(dofs.num_mesh_dofs());
-  observer.Progress("load steps", 0, options.steps);
-  for (int k = 1; k <= options.steps; ++k) {
+  CheckPrescribed(options, result.model);
+  StepSolver solver(options, result, observer);
+  observer.ModelBuilt(result.model);
+  const int total = options.steps + (options.preloads.empty() ? 0 : 1);
+  observer.Progress("load steps", 0, total);
+  for (int k = options.preloads.empty() ? 1 : 0; k <= options.steps; ++k) {
     if (StopRequested()) {
       result.status = Status::Failure(StopReason() + " before step " + std::to_string(k));
       break;
     }
-    path.start_load = history.Load(k - 1);
-    path.end_load = history.Load(k);
-    path.end_values = history.HeldValues(dofs, k);
-    StaticStep step{.index = k, .t = static_cast<double>(k)};
-    step.solve = joint::SolveStatic(stiffness, joints, path, options.solver);
-    if (!step.solve.status) {
-      result.status =
-          Status::Failure("step " + std::to_string(k) + " (t = " + std::to_string(k - 1) + " -> " +
-                          std::to_string(k) + "): " + step.solve.status.message);
-      break;
-    }
-    path.start = std::move(step.solve.q);
-    for (joint::JointOperator& joint : joints) (void)joint.Evaluate(path.start);
-    step.reactions = Reactions(model, geometry, step.solve.reactions);
-    step.joints = Figures(joints);
-    result.displacement = mesh_rows * path.start;
-    observer.Note(StepNote(step, options.steps, pairs));
-    result.steps.push_back(std::move(step));
-    observer.Step(result.steps.back(), joints, result.displacement);
-    observer.Progress("load steps", k, options.steps);
+    if (result.status = solver.Step(k); !result.status) break;
+    observer.Progress("load steps", static_cast<int>(result.steps.size()), total);
   }
   result.wall_seconds = Seconds(start);
   return result;

@@ -12,6 +12,15 @@
 // prescribed value or a load given as a number is reached proportionally, value t / steps;
 // given as a function of t (time::TimeFunction, e.g. a table) it follows any history:
 // loading and unloading give the hysteresis of a joint in friction.
+//
+// Bolt preload (a beam bolt: a beam of fe.beams between the reference nodes of its bores)
+// comes first, in a preload step (index 0, t = 0): the beam's axial stiffness k = EA / L
+// is replaced by the preload force P pulling its ends together, so that the bolt force is
+// P whatever the joint does; the loads and prescribed values are at their t = 0 values.
+// The bolt is then locked at its length (as Abaqus's bolt load "fixed at current length"):
+// its axial force is N = k (e + s) with the elongation e = n^T (u_b - u_a) and the
+// shortening s = P / k - e at the end of the preload step, so the later steps start from
+// the preloaded state in equilibrium and the bolt force follows the joint from there.
 #pragma once
 
 #include <optional>
@@ -49,16 +58,24 @@ struct StepLoad {
   StepValue factor{.value = 1.0};
 };
 
+// A preload on a beam bolt.
+struct BoltPreload {
+  int beam = 0;        // index in fe.beams
+  double force = 0.0;  // P [N] > 0 (tension)
+};
+
 struct StaticOptions {
   std::string title;
   fe::FeModelSpec fe;
   std::vector<JointSpec> joints;
   std::vector<PrescribedMotion> prescribed;
   std::vector<StepLoad> loads;
-  int steps = 1;                // load steps (output states) at t = 1 .. steps
-  joint::StaticOptions solver;  // load_steps: initial increments per step
+  std::vector<BoltPreload> preloads;  // non-empty: a preload step first
+  int steps = 1;                      // load steps (output states) at t = 1 .. steps
+  joint::StaticOptions solver;        // load_steps: initial increments per step
   // Throws InputError naming the option (steps, solver options, a prescribed support that
-  // is not one, two prescriptions of one support).
+  // is not one, two prescriptions of one support, a preload on a beam that is not one or
+  // twice on one beam, a preload force <= 0).
   void Validate() const;
 };
 
@@ -80,9 +97,10 @@ struct JointFigures {
 };
 
 struct StaticStep {
-  int index = 0;                    // 1 .. steps
+  int index = 0;                    // 1 .. steps; 0: the preload step
   double t = 0.0;                   // step parameter at its end
   std::vector<Reaction> reactions;  // per support (fe.supports order)
+  std::vector<double> bolt_forces;  // axial force N per preloaded bolt [N] (tension > 0)
   JointFigures joints;
   joint::StaticResult solve;  // iterations, cutbacks, factorizations, times (q moved out)
 };
@@ -92,8 +110,9 @@ struct StaticResult {
   fe::FeModel model;
   std::vector<int> joint_pairs;  // pairs per joint
   int free_dofs = 0, held_dofs = 0;
-  std::vector<StaticStep> steps;  // converged steps
-  VecX displacement;              // on the mesh DOFs at the last converged step [m]
+  std::vector<StaticStep>
+      steps;          // converged steps (the preload step first) (the preload step first)
+  VecX displacement;  // on the mesh DOFs at the last converged step [m]
   double wall_seconds = 0.0;
 };
 

@@ -1,5 +1,7 @@
 #include "model/static_reader.h"
 
+#include <algorithm>
+
 #include "model/fe_reader.h"
 #include "model/joints_reader.h"
 #include "model/time_function_reader.h"
@@ -14,6 +16,31 @@ analysis::StepValue ReadStepValue(const ModelNode& node, const std::string& key)
   analysis::StepValue value{.function = ReadTimeFunction(function)};
   function.Finish();
   return value;
+}
+
+// preload: [{beam: [a, b], force}]: the beam between reference nodes a and b (either order).
+void ReadPreloads(const ModelNode& root, analysis::StaticOptions& options) {
+  for (const ModelNode& node : root.OptionalMaps("preload")) {
+    const std::vector<std::string> names = node.Strings("beam");
+    const std::vector<fe::BeamSpec>& beams = options.fe.beams;
+    const auto beam = std::find_if(beams.begin(), beams.end(), [&](const fe::BeamSpec& b) {
+      return names.size() == 2 &&
+             ((b.a == names[0] && b.b == names[1]) || (b.a == names[1] && b.b == names[0]));
+    });
+    if (beam == beams.end()) {
+      std::string text;
+      for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+      node.FailValue("beam", "[" + text + "]",
+                     "must name the two reference nodes of a beam (key beams): a preload acts "
+                     "along a beam bolt");
+    }
+    options.preloads.push_back({.beam = static_cast<int>(beam - beams.begin()),
+                                .force = node.Double("force", Positive())});
+    for (size_t i = 0; i + 1 < options.preloads.size(); ++i)
+      if (options.preloads[i].beam == options.preloads.back().beam)
+        node.FailValue("beam", names[0] + ", " + names[1], "has a preload already");
+    node.Finish();
+  }
 }
 
 void ReadSolver(const ModelNode& root, analysis::StaticOptions& options) {
@@ -45,11 +72,12 @@ analysis::StaticOptions ReadStatic(const ModelNode& root) {
   options.joints =
       root.Has("joints") ? ReadJoints(root, options.fe) : std::vector<analysis::JointSpec>{};
   options.loads.push_back({.loads = options.fe.loads});
+  ReadPreloads(root, options);
   ReadSolver(root, options);
-  if (options.prescribed.empty() && options.fe.loads.empty())
+  if (options.prescribed.empty() && options.fe.loads.empty() && options.preloads.empty())
     root.FailValue("loads", "",
-                   "nothing loads the model: give loads or a support with a value (a "
-                   "prescribed displacement)");
+                   "nothing loads the model: give loads, a support with a value (a "
+                   "prescribed displacement) or a bolt preload");
   root.Finish();
   return options;
 }

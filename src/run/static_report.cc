@@ -41,6 +41,7 @@ nlohmann::json StepSummary(const analysis::StaticOptions& options, const StaticS
   return {{"step", step.index},
           {"t", step.t},
           {"reactions", reactions},
+          {"bolt_forces_n", step.bolt_forces},
           {"gap_norm_m", step.joints.gap_norm},
           {"open_pairs", step.joints.open_pairs},
           {"sticking_pairs", step.joints.sticking_pairs},
@@ -146,6 +147,12 @@ RunOutcome StaticReport::Finish(const analysis::StaticResult& result) {
                       {"friction", options_.joints[j].friction != nullptr}});
   summary["joints"] = joints;
   summary["held_dofs"] = result.held_dofs;
+  nlohmann::json preloads = nlohmann::json::array();
+  for (const analysis::BoltPreload& preload : options_.preloads) {
+    const fe::BeamSpec& beam = options_.fe.beams[preload.beam];
+    preloads.push_back({{"beam", {beam.a, beam.b}}, {"force_n", preload.force}});
+  }
+  summary["preload"] = preloads;
   summary["steps_requested"] = options_.steps;
   nlohmann::json steps = nlohmann::json::array();
   int iterations = 0, factorizations = 0;

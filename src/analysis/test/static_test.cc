@@ -146,3 +146,61 @@ TEST(Static, RejectsPrescriptionsThatCannotHold) {
 
 }  // namespace
 }  // namespace jointdyn::analysis
+
+namespace jointdyn::analysis {
+namespace {
+
+// Records the mesh displacement of every step.
+class Recorder : public StaticObserver {
+ public:
+  void Step(const StaticStep&, std::span<const joint::JointOperator>,
+            const VecX& mesh_displacement) override {
+    displacements.push_back(mesh_displacement);
+  }
+  std::vector<VecX> displacements;
+};
+
+// The lap joint's blocks held together by a vertical beam bolt through the overlap (its
+// head and nut rigidly coupled to the upper block's inner end and the lower block's, on
+// the overlap's axis), frictionless contact, the lower block clamped. A preload P: the
+// bolt force is P, the contact carries P (the vertical equilibrium of the upper block, on
+// which only the bolt's axial force and the contact pressure act vertically), the clamp
+// nothing (the preload is internal); a next step without load keeps the state and P.
+TEST(Static, BoltPreloadIsTheBoltForceAndTheContactForce) {
+  const double preload = 1000.0;  // [N]
+  StaticOptions options;
+  options.fe = testing::LapJoint();
+  options.fe.couplings.resize(1);        // tip only: no rigid bolt
+  options.fe.reference_nodes.resize(1);  // tip
+  options.fe.reference_nodes.push_back({"head", Vec3(0.075, 0.025, 0.04), ""});
+  options.fe.reference_nodes.push_back({"nut", Vec3(0.075, 0.025, 0.0), ""});
+  options.fe.couplings.push_back({fe::CouplingKind::kRigid, "head", "upper_xmin"});
+  options.fe.couplings.push_back({fe::CouplingKind::kRigid, "nut", "lower_xmax"});
+  options.fe.beams = {{.a = "head",
+                       .b = "nut",
+                       .diameter = 8e-3,
+                       .material = {.youngs_modulus = 210e9, .poisson_ratio = 0.3}}};
+  options.joints = {
+      {.contact = "joint",
+       .normal = std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{.eps = 5e13})}};
+  options.preloads = {{.beam = 0, .force = preload}};
+  Recorder recorder;
+  const StaticResult result = RunStatic(options, recorder);
+  ASSERT_TRUE(result.status.ok) << result.status.message;
+  ASSERT_EQ(result.steps.size(), 2u);
+  const StaticStep &preloaded = result.steps[0], &next = result.steps[1];
+  EXPECT_EQ(preloaded.index, 0);
+  EXPECT_NEAR(preloaded.bolt_forces.at(0), preload, 1e-12 * preload);
+  EXPECT_NEAR(preloaded.joints.normal_force, preload, 1e-8 * preload);
+  EXPECT_LT(preloaded.reactions[0].force.norm(), 1e-8 * preload);
+
+  EXPECT_NEAR(next.bolt_forces.at(0), preload, 1e-8 * preload);
+  EXPECT_NEAR(next.joints.normal_force, preload, 1e-8 * preload);
+  const VecX& u0 = recorder.displacements.at(0);
+  EXPECT_GT(u0.lpNorm<Eigen::Infinity>(), 0.0);
+  EXPECT_LT((recorder.displacements.at(1) - u0).lpNorm<Eigen::Infinity>(),
+            1e-10 * u0.lpNorm<Eigen::Infinity>());
+}
+
+}  // namespace
+}  // namespace jointdyn::analysis
