@@ -183,11 +183,24 @@ TEST(Process, KilledStudyLeavesWholeFiles) {
   // JOINTDYN_KILLS=40 for a longer study of the same (6 by default).
   const char* kills = std::getenv("JOINTDYN_KILLS");
   for (int kill_count = 0, n = kills ? std::atoi(kills) : 6; kill_count < n; ++kill_count) {
+    const std::string before = Read(out / "summary.json");  // an earlier run's
     const pid_t pid = StartRun(Model("kill_study.yaml"), out, dir / "killed.log");
-    // The last kill late, so that some run has finished before it even when the machine is
-    // busier than during the first run.
-    const double after = kill_count + 1 == n ? 0.9 * seconds : when(random);
-    std::this_thread::sleep_for(std::chrono::duration<double>(after));
+    double after = when(random);
+    if (kill_count + 1 == n) {  // the last kill once a run has finished, however busy the
+      const auto begin = std::chrono::steady_clock::now();  // machine is
+      const auto waited = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      };
+      for (nlohmann::json summary; waited() < 10.0 * seconds;
+           std::this_thread::sleep_for(std::chrono::milliseconds(20))) {
+        if (Read(out / "summary.json") == before) continue;
+        summary = Summary(out);
+        if (summary.is_object() && summary.contains("runs") && !summary["runs"].empty()) break;
+      }
+      after = waited();
+    } else {
+      std::this_thread::sleep_for(std::chrono::duration<double>(after));
+    }
     kill(pid, SIGKILL);
     const int code = Wait(pid);
     const std::string at = "killed after " + std::to_string(after) + " s";

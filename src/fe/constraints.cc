@@ -133,17 +133,13 @@ class Builder {
       }
       return;
     }
-    auto faces = mesh_.face_sets.find(coupling.set);
-    if (faces == mesh_.face_sets.end()) {
-      throw InputError(key + ".set", coupling.set, "must name a face set");
-    }
+    const std::vector<std::pair<int, double>> weights = Weights(coupling, key);
     // Weighted least-squares rigid fit with offsets scaled by their largest length (so
     // that the normal matrix is dimensionless): P_i = [I, -[r_i / length] x] on the active
     // reference components.
     const std::vector<int> active =
         dim == 3 ? std::vector<int>{0, 1, 2, 3, 4, 5} : std::vector<int>{0, 1, 5};
     const int na = static_cast<int>(active.size());
-    const auto weights = NodalAreas(mesh_, faces->second);
     double length = 0.0;
     for (const auto& [node, w] : weights) {
       length = std::max(length, (mesh_.nodes.row(node).transpose() - xr).norm());
@@ -186,6 +182,25 @@ class Builder {
       MakeDependent(ReferenceDof(r, active[a]), k, std::move(terms), key + ".reference",
                     coupling.reference, "its component " + std::to_string(active[a]));
     }
+  }
+
+  // The weights of a distributing coupling: the given ones on its node set, or the nodal
+  // areas of its face set.
+  std::vector<std::pair<int, double>> Weights(const Coupling& coupling,
+                                              const std::string& key) const {
+    if (coupling.weights.empty()) {
+      const auto faces = mesh_.face_sets.find(coupling.set);
+      if (faces == mesh_.face_sets.end())
+        throw InputError(key + ".set", coupling.set, "must name a face set");
+      return NodalAreas(mesh_, faces->second);
+    }
+    const auto nodes = mesh_.node_sets.find(coupling.set);
+    if (nodes == mesh_.node_sets.end() || nodes->second.size() != coupling.weights.size())
+      throw InputError(key + ".set", coupling.set, "must name a node set with one node per weight");
+    std::vector<std::pair<int, double>> weights;
+    for (size_t i = 0; i < coupling.weights.size(); ++i)
+      weights.emplace_back(nodes->second[i], coupling.weights[i]);
+    return weights;
   }
 
   // The DOFs support k holds, sorted (the out-of-plane DOFs of a 2D reference node left out).

@@ -55,7 +55,11 @@ enum class CouplingKind {
 struct Coupling {
   CouplingKind kind = CouplingKind::kRigid;
   std::string reference;  // name of a reference node
-  std::string set;        // rigid: a node set or face set; distributing: a face set
+  std::string set;        // rigid: a node set or face set; distributing: a face set, or a
+                          // node set with `weights`
+  // Distributing over a node set: the weight of each node of the set (in its sorted order),
+  // as Nastran's RBE3; empty: the consistent nodal areas of the face set.
+  std::vector<double> weights;
 };
 
 struct ConstraintSpec {

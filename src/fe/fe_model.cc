@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/clock.h"
 #include "core/error.h"
@@ -33,6 +34,7 @@ Mesh MakeMesh(const FeModelSpec& spec, FeModel& model) {
                   : IsBulkDataFile(file)              ? ReadBdf(file, &model.ignored_keywords)
                                                       : ReadMsh(file);
       mesh.nodes *= spec.mesh_scale;
+      for (MeshCoupling& coupling : mesh.couplings) coupling.position *= spec.mesh_scale;
       return mesh;
     }
     case MeshSource::kMatrixMarket: {
@@ -138,9 +140,20 @@ void AssembleBeams(const FeModelSpec& spec, FeModel& model) {
   model.reference_mass.setFromTriplets(m.begin(), m.end());
 }
 
+// The reference nodes and couplings of the model file, then those of the mesh file (RBE2,
+// RBE3), whose reference node names ("grid_<ID>") must not be the model file's (DofMap
+// rejects a name given twice).
 void BuildConstraints(const FeModelSpec& spec, FeModel& model) {
   model.reference_nodes = PlaceReferenceNodes(spec, model.mesh);
-  const ConstraintSpec constraints{model.reference_nodes, spec.supports, spec.couplings};
+  std::vector<Coupling> couplings = spec.couplings;
+  std::set<std::string> added;  // a reference node several RBEs share, once
+  for (const MeshCoupling& coupling : model.mesh.couplings) {
+    if (added.insert(coupling.reference).second)
+      model.reference_nodes.push_back({coupling.reference, coupling.position});
+    couplings.push_back({coupling.rigid ? CouplingKind::kRigid : CouplingKind::kDistributing,
+                         coupling.reference, coupling.set, coupling.weights});
+  }
+  const ConstraintSpec constraints{model.reference_nodes, spec.supports, couplings};
   model.dofs = std::make_unique<DofMap>(model.mesh, constraints);  // its errors name model keys
   AssembleBeams(spec, model);
 }
@@ -217,7 +230,14 @@ std::string ReferenceDof::name() const { return node + "." + component_name(); }
 
 bool FeModelSpec::HasReferenceNode(const std::string& name) const {
   return std::any_of(reference_nodes.begin(), reference_nodes.end(),
-                     [&](const ReferenceNodeSpec& r) { return r.name == name; });
+                     [&](const ReferenceNodeSpec& r) { return r.name == name; }) ||
+         MeshMayDefine(name);
+}
+
+bool FeModelSpec::MeshMayDefine(const std::string& name) const {
+  return source == MeshSource::kMshFile && IsBulkDataFile(msh_file.string()) &&
+         name.rfind("grid_", 0) == 0 && name.size() > 5 &&
+         name.find_first_not_of("0123456789", 5) == std::string::npos;
 }
 
 int FeModelSpec::ContactIndex(const std::string& name, const std::string& key) const {

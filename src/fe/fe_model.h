@@ -100,7 +100,11 @@ struct FeModelSpec {
   std::vector<ContactSpec> contacts;  // model-file key `contact`
   std::vector<NodeLoad> loads;        // static loads (analyses that take them)
 
+  // A reference node of `reference_nodes`, or one the mesh file may define (MeshMayDefine).
   bool HasReferenceNode(const std::string& name) const;
+  // "grid_<ID>" for a Nastran mesh file: the reference node of an RBE2 or RBE3 whose
+  // independent (RBE2) or reference (RBE3) GRID is ID; checked when the mesh is read.
+  bool MeshMayDefine(const std::string& name) const;
   // The index of contact `name` in `contacts`; InputError at `key` (naming the contacts of
   // the model) when there is none.
   int ContactIndex(const std::string& name, const std::string& key) const;

@@ -79,14 +79,25 @@ struct FaceSet {
   long long Tag(int f) const { return tags.empty() ? f : tags[f]; }
 };
 
+// A coupling the mesh file defines (Nastran RBE2, RBE3) between a point off the elements,
+// which becomes a reference node, and mesh nodes.
+struct MeshCoupling {
+  std::string reference;         // the reference node's name: "grid_<ID>"
+  Vec3 position = Vec3::Zero();  // [m]
+  bool rigid = true;             // RBE2: rigid; RBE3: distributing with `weights`
+  std::string set;               // the node set of the tied nodes ("rbe2_<EID>", "rbe3_<EID>")
+  std::vector<double> weights;   // RBE3: per node of the set, in its (sorted) order
+};
+
 struct Mesh {
   int dim = 3;  // 3: solids; 2: plane models in x, y
   Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> nodes;  // coordinates [m]
   std::vector<ElementBlock> blocks;
   std::map<std::string, std::vector<int>> node_sets;  // sorted, unique node indices
   std::map<std::string, FaceSet> face_sets;
-  std::string file;                  // the file the mesh was read from; "" when generated
-  std::vector<long long> node_tags;  // the file's tag of each node; empty: named by index
+  std::string file;                     // the file the mesh was read from; "" when generated
+  std::vector<long long> node_tags;     // the file's tag of each node; empty: named by index
+  std::vector<MeshCoupling> couplings;  // defined by the mesh file
 
   int num_nodes() const { return static_cast<int>(nodes.rows()); }
   long long NodeTag(int node) const { return node_tags.empty() ? node : node_tags[node]; }

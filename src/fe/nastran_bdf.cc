@@ -175,6 +175,59 @@ std::vector<long long> ReadSet(const Card& card) {
   return ids;
 }
 
+// An RBE2 (rigid: the GM grids follow GN) or RBE3 (distributing: REFGRID follows the
+// weighted rigid fit of the G grids) as read.
+struct Rbe {
+  bool rigid = true;
+  long long element = 0;                            // EID
+  long long reference = 0;                          // GN or REFGRID
+  std::vector<std::pair<long long, double>> nodes;  // tied grids and weights (RBE2: 1)
+  InputLine at;
+  std::string Name() const { return (rigid ? "RBE2 " : "RBE3 ") + std::to_string(element); }
+};
+
+// A field that holds a real (Nastran reals have a decimal point or an exponent).
+bool IsReal(const std::string& field) { return field.find_first_of(".eE") != std::string::npos; }
+
+// RBE2: EID, GN, CM (all six components), GM1 ... [ALPHA].
+Rbe ReadRbe2(const Card& card) {
+  Rbe rbe{true, Id(card, 0, "EID"), Id(card, 1, "GN"), {}, card.at};
+  if (card.fields.size() < 3 || Trim(card.fields[2]) != "123456")
+    FailAt(card.at, rbe.Name() + " CM", card.fields.size() > 2 ? card.fields[2] : "",
+           "must be 123456: jointdyn's rigid coupling ties all six components");
+  for (size_t f = 3; f < card.fields.size() && !IsReal(card.fields[f]); ++f)
+    if (!card.fields[f].empty()) rbe.nodes.emplace_back(Id(card, f, "GM"), 1.0);
+  return rbe;
+}
+
+// RBE3: EID, blank, REFGRID, REFC (all six), then groups WT, C (123), G ...; no UM.
+Rbe ReadRbe3(const Card& card) {
+  Rbe rbe{false, Id(card, 0, "EID"), Id(card, 2, "REFGRID"), {}, card.at};
+  if (card.fields.size() < 4 || Trim(card.fields[3]) != "123456")
+    FailAt(card.at, rbe.Name() + " REFC", card.fields.size() > 3 ? card.fields[3] : "",
+           "must be 123456: the reference node follows the fit in all six components");
+  double weight = 0.0;
+  for (size_t f = 4; f < card.fields.size(); ++f) {
+    const std::string field = Upper(Trim(card.fields[f]));
+    if (field.empty()) continue;
+    if (field == "UM" || field == "ALPHA" || field == "TEMP")
+      FailAt(card.at, rbe.Name() + " " + field, "",
+             "is not supported: the reference grid must be the dependent one (no UM)");
+    if (IsReal(field)) {
+      if (!Real(field, weight) || !(weight > 0.0))
+        FailAt(card.at, rbe.Name() + " WT", field, "must be a weight > 0");
+      if (f + 1 >= card.fields.size() || Trim(card.fields[f + 1]) != "123")
+        FailAt(card.at, rbe.Name() + " C", f + 1 < card.fields.size() ? card.fields[f + 1] : "",
+               "must be 123: the grids enter the fit with their translations");
+      ++f;
+      continue;
+    }
+    if (weight == 0.0) FailAt(card.at, rbe.Name() + " G", field, "comes before any weight WT");
+    rbe.nodes.emplace_back(Id(card, f, "G"), weight);
+  }
+  return rbe;
+}
+
 // The cards as a model by ID; Build() makes the mesh.
 struct BulkModel {
   std::map<long long, Vec3> grids;
@@ -183,15 +236,17 @@ struct BulkModel {
   std::set<long long> element_ids;
   std::map<std::string, std::vector<long long>> sets;
   std::map<std::string, InputLine> set_lines;
+  std::vector<Rbe> rbes;
 
   void Read(const std::vector<Card>& cards, std::map<std::string, int>& ignored);
   Mesh Build(const std::string& path) const;
+  void AddCouplings(const std::map<long long, int>& index, Mesh& mesh) const;
 };
 
 void BulkModel::Read(const std::vector<Card>& cards, std::map<std::string, int>& ignored) {
   static const std::set<std::string> kLost = {
-      "RBE2",   "RBE3", "RBAR",  "RBAR1", "MPC",    "CPENTA", "CPYRA", "CQUAD4", "CQUAD8", "CTRIA3",
-      "CTRIA6", "CBAR", "CBEAM", "CROD",  "CELAS1", "CELAS2", "CBUSH", "CONM2",  "CGAP"};
+      "RBAR", "RBAR1", "MPC",  "CPENTA", "CPYRA",  "CQUAD4", "CQUAD8", "CTRIA3", "CTRIA6",
+      "CBAR", "CBEAM", "CROD", "CELAS1", "CELAS2", "CBUSH",  "CONM2",  "CGAP"};
   std::map<std::string, std::vector<int>> lost;  // card -> lines
   std::string lost_file;
   for (const Card& card : cards) {
@@ -218,6 +273,8 @@ void BulkModel::Read(const std::vector<Card>& cards, std::map<std::string, int>&
       elements.push_back(ReadElement(card));
       if (!element_ids.insert(elements.back().label).second)
         FailAt(card.at, card.name + " " + card.fields[0], "", "reuses an element ID");
+    } else if (card.name == "RBE2" || card.name == "RBE3") {
+      rbes.push_back(card.name == "RBE2" ? ReadRbe2(card) : ReadRbe3(card));
     } else if (card.name == "SET1") {
       const std::string name = "set_" + std::to_string(Id(card, 0, "SID"));
       sets[name] = ReadSet(card);
@@ -275,12 +332,48 @@ Mesh BulkModel::Build(const std::string& path) const {
         mesh.node_sets[name].push_back(it->second);
     }
   SortNodeSets(mesh);
+  AddCouplings(index, mesh);
   CheckImportedMesh(mesh, [&](long long id) {
     return std::find_if(elements.begin(), elements.end(),
                         [&](const Element& e) { return e.label == id; })
         ->at;
   });
   return mesh;
+}
+
+// Each RBE as a coupling of the mesh: its reference GRID (off the elements) a reference node
+// "grid_<ID>", its tied grids (nodes of the elements) the node set "rbe2_<EID>" or
+// "rbe3_<EID>" with their weights.
+void BulkModel::AddCouplings(const std::map<long long, int>& index, Mesh& mesh) const {
+  for (const Rbe& rbe : rbes) {
+    const auto grid = grids.find(rbe.reference);
+    if (grid == grids.end())
+      FailAt(rbe.at, rbe.Name(), std::to_string(rbe.reference), "names no GRID");
+    if (index.count(rbe.reference))
+      FailAt(rbe.at, rbe.Name(), "GRID " + std::to_string(rbe.reference),
+             "is a node of the solid elements: a coupling ties the mesh to a point off it "
+             "(define this one in the model file, key couplings)");
+    std::map<int, double> weights;  // by node index: sorted, a grid named twice adds up
+    for (const auto& [id, weight] : rbe.nodes) {
+      const auto node = index.find(id);
+      if (node == index.end())
+        FailAt(rbe.at, rbe.Name(), "GRID " + std::to_string(id),
+               "is no node of the solid elements (only those can be tied)");
+      weights[node->second] += weight;
+    }
+    if (weights.empty()) FailAt(rbe.at, rbe.Name(), "", "ties no grid");
+    MeshCoupling coupling{"grid_" + std::to_string(rbe.reference),
+                          grid->second,
+                          rbe.rigid,
+                          (rbe.rigid ? "rbe2_" : "rbe3_") + std::to_string(rbe.element),
+                          {}};
+    std::vector<int>& set = mesh.node_sets[coupling.set];
+    for (const auto& [node, weight] : weights) {
+      set.push_back(node);
+      if (!rbe.rigid) coupling.weights.push_back(weight);
+    }
+    mesh.couplings.push_back(std::move(coupling));
+  }
 }
 
 }  // namespace

@@ -253,7 +253,8 @@ void ReadConstraints(const ModelNode& root, fe::FeModelSpec& spec,
     s.set = node.String("set");
     if (node.Has("components"))
       for (const std::string& c : node.Strings("components"))
-        s.components.push_back(Component(node, c, references.contains(s.set)));
+        s.components.push_back(
+            Component(node, c, references.contains(s.set) || spec.MeshMayDefine(s.set)));
     if (node.Has("value") && !values)
       node.FailValue("value", "",
                      "a prescribed displacement is taken by analysis: static only (other "
@@ -270,7 +271,7 @@ void ReadConstraints(const ModelNode& root, fe::FeModelSpec& spec,
       node.FailValue("nodes", "[" + names[0] + (names.size() > 1 ? ", " + names[1] : "") + "]",
                      "must name two different reference nodes");
     for (const std::string& name : names)
-      if (!references.contains(name))
+      if (!references.contains(name) && !spec.MeshMayDefine(name))
         node.FailValue("nodes", name, "must name a reference node (key reference_nodes)");
     fe::BeamSpec beam{
         .a = names[0], .b = names[1], .diameter = node.Double("diameter", Positive())};

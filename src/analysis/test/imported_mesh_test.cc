@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <tuple>
 
 #include "analysis/modal.h"
@@ -73,8 +74,10 @@ std::filesystem::path WriteInp(const fe::Mesh& mesh, const std::string& name, do
 }
 
 // `mesh` as Nastran bulk data (free field), GRID IDs first_node.., CHEXA IDs 1.., PID k + 1
-// for block k (blocks pid_1, ..), the node sets as SET1 1, 2, .. in their (name) order.
-std::filesystem::path WriteBdf(const fe::Mesh& mesh, const std::string& name, int first_node) {
+// for block k (blocks pid_1, ..), the node sets as SET1 1, 2, .. in their (name) order, and
+// the cards `extra`.
+std::filesystem::path WriteBdf(const fe::Mesh& mesh, const std::string& name, int first_node,
+                               const std::string& extra = "") {
   const std::filesystem::path path = std::filesystem::temp_directory_path() / (name + ".bdf");
   std::ofstream out(path);
   out.precision(17);
@@ -100,7 +103,7 @@ std::filesystem::path WriteBdf(const fe::Mesh& mesh, const std::string& name, in
     for (int n : nodes) out << "\n," << first_node + n;  // one ID per continuation
     out << "\n";
   }
-  out << "ENDDATA\n";
+  out << extra << "ENDDATA\n";
   return path;
 }
 
@@ -189,6 +192,41 @@ std::filesystem::path WriteMsh(const fe::Mesh& mesh, const std::string& name, in
   }
   out << "$EndElements\n";
   return path;
+}
+
+// The box's tip face tied to a spider's centre by an RBE2 (the grid 9000 off the elements)
+// has the frequencies of the box whose tip face is rigidly coupled to a reference node there
+// in the model file.
+TEST(ModalAnalysis, Rbe2FromBulkDataIsTheModelFilesRigidCoupling) {
+  fe::BoxMeshOptions box;
+  box.size = Vec3(0.2, 0.03, 0.02);
+  box.divisions = {6, 2, 1};
+  box.type = fe::ElementType::kHex20;
+  fe::Mesh mesh = fe::MakeBoxMesh(box);
+  const Vec3 tip(0.2, 0.015, 0.01);
+  std::ostringstream rbe2;
+  rbe2.precision(17);
+  rbe2 << "GRID,9000,," << tip(0) << "," << tip(1) << "," << tip(2) << "\nRBE2,1,9000,123456";
+  for (int n : mesh.node_sets.at("xmax")) rbe2 << "\n," << 1 + n;  // one GM per continuation
+  rbe2 << "\n";
+  mesh.node_sets = {{"xmin", mesh.node_sets.at("xmin")}};
+  ModalOptions coupled = BoxModal(box);
+  coupled.fe.reference_nodes = {{"tip", tip, ""}};
+  coupled.fe.couplings = {{fe::CouplingKind::kRigid, "tip", "xmax"}};
+  ModalOptions read = BoxModal(box);
+  read.fe.source = fe::MeshSource::kMshFile;
+  read.fe.msh_file = WriteBdf(mesh, "jointdyn_box_rbe2", 1, rbe2.str());
+  read.fe.materials = {{"pid_1", read.fe.materials.at("box")}};
+  read.fe.supports = {{.set = "set_1"}};
+  Observer quiet;
+  const ModalResult expected = RunModal(coupled, quiet), imported = RunModal(read, quiet);
+  ASSERT_TRUE(expected.status) << expected.status.message;
+  ASSERT_TRUE(imported.status) << imported.status.message;
+  EXPECT_EQ(imported.model.reference_nodes.at(0).name, "grid_9000");
+  ASSERT_EQ(imported.frequencies_hz.size(), 6u);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_NEAR(imported.frequencies_hz[i] / expected.frequencies_hz[i], 1.0, 1e-10) << i;
+  EXPECT_GT(expected.frequencies_hz[0], 0.0);
 }
 
 // A lap joint of two hex20 blocks 0.1 x 0.05 x 0.02 m (4 x 2 x 1 cells), the upper one

@@ -187,6 +187,35 @@ TEST(DofMap, SupportsRemoveDofsAndReferenceNodesFollowTheMesh) {
   EXPECT_GE(dofs.FreeIndex(dofs.ReferenceDof("a", 0)), 0);
 }
 
+// A distributing coupling with given node weights (Nastran's RBE3): a force on the
+// reference node at the weighted centroid reaches the nodes in proportion to their weights.
+TEST(DistributingCoupling, GivenWeightsShareAForceInProportion) {
+  const Mesh mesh = Bar(ElementType::kHex8);
+  const std::vector<int>& nodes = mesh.node_sets.at("xmax");
+  std::vector<double> weights;
+  Vec3 centroid = Vec3::Zero();
+  double total = 0.0;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    weights.push_back(1.0 + static_cast<double>(i % 3));
+    centroid += weights.back() * mesh.nodes.row(nodes[i]).transpose();
+    total += weights.back();
+  }
+  centroid /= total;
+  ConstraintSpec spec;
+  spec.reference_nodes = {{"tip", centroid}};
+  spec.couplings = {{CouplingKind::kDistributing, "tip", "xmax", weights}};
+  const DofMap dofs(mesh, spec);
+  VecX load = VecX::Zero(dofs.num_dofs());
+  load(dofs.ReferenceDof("tip", 2)) = 60.0;
+  const VecX f = dofs.transform() * dofs.ReduceLoad(load);  // on the mesh nodes' DOFs
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    EXPECT_NEAR(f(3 * nodes[i] + 2), 60.0 * weights[i] / total, 1e-12) << i;
+    EXPECT_NEAR(f(3 * nodes[i]), 0.0, 1e-12);
+  }
+  spec.couplings[0].weights.pop_back();
+  EXPECT_THROW(DofMap(mesh, spec), InputError);
+}
+
 // Held DOFs at values h: u = T q + T_h h. A rigid coupling to a held reference node moves its
 // nodes rigidly with it; a DOF held by two supports is one column of T_h in both lists.
 TEST(DofMap, HeldDofsAreColumnsOfTheHeldTransform) {

@@ -1,7 +1,7 @@
 // Nastran bulk data meshes (fe/nastran_bdf.h): small, large and free field cards with
 // continuations, node orders converted to Gmsh's (checked by the geometry: every mid-edge
-// node at the midpoint of its Gmsh edge), blocks by PID, SET1 node sets, and the errors of
-// malformed files at their file and line.
+// node at the midpoint of its Gmsh edge), blocks by PID, SET1 node sets, RBE2 and RBE3 as
+// couplings, and the errors of malformed files at their file and line.
 #include "fe/nastran_bdf.h"
 
 #include <gtest/gtest.h>
@@ -100,6 +100,27 @@ TEST(NastranBdf, RealsIncludesAndTets) {
   EXPECT_EQ(mesh.blocks[1].name, "pid_2");
 }
 
+// RBE2 and RBE3 spiders from a point off the elements: couplings of the mesh, their tied
+// grids node sets (sorted, weights with them; a grid named twice adds its weights).
+TEST(NastranBdf, RigidAndInterpolationElementsBecomeCouplings) {
+  const Mesh mesh =
+      ReadBdf(Write("rbe.bdf",
+                    "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nGRID,3,,0.,1.,0.\nGRID,4,,0.,0.,1.\n"
+                    "GRID,5,,.5,.5,.5\nCTETRA,1,1,1,2,3,4\nRBE2,7,5,123456,3,2\n"
+                    "RBE3,8,,5,123456,1.,123,4,2\n,2.5,123,1,4\n")
+                  .string());
+  ASSERT_EQ(mesh.couplings.size(), 2u);
+  const MeshCoupling &rigid = mesh.couplings[0], &distributing = mesh.couplings[1];
+  EXPECT_EQ(rigid.reference, "grid_5");
+  EXPECT_EQ(rigid.position, Vec3(0.5, 0.5, 0.5));
+  EXPECT_TRUE(rigid.rigid);
+  EXPECT_EQ(mesh.node_sets.at(rigid.set), (std::vector<int>{1, 2}));
+  EXPECT_EQ(rigid.set, "rbe2_7");
+  EXPECT_FALSE(distributing.rigid);
+  EXPECT_EQ(mesh.node_sets.at(distributing.set), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(distributing.weights, (std::vector<double>{2.5, 1.0, 3.5}));
+}
+
 TEST(NastranBdf, MalformedFilesAreNamedAtTheirLine) {
   const std::string grids =
       "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nGRID,3,,0.,1.,0.\nGRID,4,,0.,0.,1.\n";
@@ -110,10 +131,26 @@ TEST(NastranBdf, MalformedFilesAreNamedAtTheirLine) {
   EXPECT_EQ(Error("GRID,1,2,0.,0.,0.\n"),
             "bad.bdf:1: GRID 1 CP = 2: coordinates must be in the basic system (CP blank or 0)");
   EXPECT_EQ(Error("GRID,1,,0.,1.x,0.\n"), "bad.bdf:1: GRID 1 X2 = 1.x: must be a finite real");
-  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,4\nRBE2,9,1,123456,2\nRBE3,10\nRBE2,11,1,1,3\n"),
-            "bad.bdf: cards = 2 RBE2 (first at line 6), 1 RBE3 (first at line 7): are not read "
+  EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,4\nRBAR,9,1,2\nCQUAD4,10\nRBAR,11,1,3\n"),
+            "bad.bdf: cards = 1 CQUAD4 (first at line 7), 2 RBAR (first at line 6): are not read "
             "from bulk data: define couplings in the model file; wedges, pyramids, shells, beams, "
             "springs and masses are not supported");
+  const std::string tet = grids + "GRID,5,,.5,.5,.5\nCTETRA,1,1,1,2,3,4\n";
+  EXPECT_EQ(Error(tet + "RBE2,9,1,123456,2\n"),
+            "bad.bdf:7: RBE2 9 = GRID 1: is a node of the solid elements: a coupling ties the "
+            "mesh to a point off it (define this one in the model file, key couplings)");
+  EXPECT_EQ(Error(tet + "RBE2,9,5,123,2\n"),
+            "bad.bdf:7: RBE2 9 CM = 123: must be 123456: jointdyn's rigid coupling ties all six "
+            "components");
+  EXPECT_EQ(Error(tet + "RBE2,9,5,123456,2,6\n"),
+            "bad.bdf:7: RBE2 9 = GRID 6: is no node of the solid elements (only those can be "
+            "tied)");
+  EXPECT_EQ(Error(tet + "RBE3,9,,5,123456,1.,123,1,2\n,UM,3,123\n"),
+            "bad.bdf:7: RBE3 9 UM: is not supported: the reference grid must be the dependent "
+            "one (no UM)");
+  EXPECT_EQ(Error(tet + "RBE3,9,,5,123456,1.,12,1,2\n"),
+            "bad.bdf:7: RBE3 9 C = 12: must be 123: the grids enter the fit with their "
+            "translations");
   EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,4\nCTETRA,1,1,1,2,4,3\n"),
             "bad.bdf:6: CTETRA 1: reuses an element ID");
   EXPECT_EQ(Error(grids + "CTETRA,1,1,1,2,3,4\nSET1,3,1,THRU,9\n"),
