@@ -21,10 +21,12 @@ class LoadHistory {
  public:
   LoadHistory(const StaticOptions& options, const fe::FeModel& model, const SparseMatrix& extended)
       : options_(options), free_(model.dofs->num_free_dofs()) {
-    for (size_t i = 0; i < options.loads.size(); ++i)
-      loads_.push_back(extended.transpose() *
-                       fe::AssembleNodeLoads(model, options.loads[i].loads,
-                                             "loads[" + std::to_string(i) + "].loads"));
+    for (size_t i = 0; i < options.loads.size(); ++i) {
+      const StepLoad& load = options.loads[i];
+      VecX f = fe::AssembleNodeLoads(model, load.loads, "loads[" + std::to_string(i) + "].loads");
+      if (load.gravity != Vec3::Zero()) f += fe::GravityLoad(model, load.gravity);
+      loads_.push_back(extended.transpose() * f);
+    }
     size_ = static_cast<int>(extended.cols());
   }
 

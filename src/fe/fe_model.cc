@@ -335,6 +335,22 @@ std::map<std::string, double> BlockMasses(const FeModel& model) {
   return masses;
 }
 
+VecX GravityLoad(const FeModel& model, const Vec3& acceleration) {
+  const int dim = model.mesh.dim;
+  const DofMap& dofs = *model.dofs;
+  VecX field = VecX::Zero(dofs.num_mesh_dofs());  // the acceleration of every mesh node
+  for (int n = 0; n < model.mesh.num_nodes(); ++n)
+    for (int c = 0; c < dim; ++c) field(n * dim + c) = acceleration(c);
+  VecX f = VecX::Zero(dofs.num_dofs());
+  f.head(dofs.num_mesh_dofs()) = model.mass * field;
+  if (model.reference_mass.size() > 0) {  // the beams
+    VecX reference = VecX::Zero(model.reference_mass.rows());
+    for (Eigen::Index r = 0; r < reference.size(); r += 6) reference.segment<3>(r) = acceleration;
+    f.tail(reference.size()) = model.reference_mass * reference;
+  }
+  return f;
+}
+
 double TranslationalMass(const FeModel& model) {
   const int dim = model.mesh.dim;
   VecX ex = VecX::Zero(model.mass.rows());

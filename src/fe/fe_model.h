@@ -167,6 +167,11 @@ int FreeDofIndex(const FeModel& model, const ReferenceDof& dof, const std::strin
 // The mass [kg] of each element block (consistent mass, x direction: e_x^T M_block e_x);
 // empty for a model without blocks.
 std::map<std::string, double> BlockMasses(const FeModel& model);
+// The weight of the model in a uniform acceleration field `acceleration` (gravity, e.g.
+// (0, 0, -9.81) [m/s^2]) on all DOFs: M a for the consistent mass of the elements and the
+// beams [N] (its sum over the nodes is the total mass times the acceleration). A 2D model
+// takes the in-plane components.
+VecX GravityLoad(const FeModel& model, const Vec3& acceleration);
 // e_x^T M e_x [kg]: the mass the model moves with in a rigid translation.
 double TranslationalMass(const FeModel& model);
 

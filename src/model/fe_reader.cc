@@ -10,16 +10,6 @@ namespace {
 
 using fe::ElementType;
 
-Vec3 ReadVec3(const ModelNode& node, const std::string& key) {
-  const std::vector<double> v = node.Doubles(key);
-  if (v.size() != 3) {
-    std::string text;
-    for (const double x : v) text += (text.empty() ? "[" : ", ") + FormatValue(x);
-    node.FailValue(key, text + "]", "must be a list of 3 numbers [x, y, z]");
-  }
-  return {v[0], v[1], v[2]};
-}
-
 // Element-size-driven divisions of `lengths`, or the listed ones, for elements of `type`:
 // counted in double first, so that a mesh too large for int indices or the machine's memory
 // is an error at divisions or size (fe::CheckMeshSize), never an overflow.
@@ -320,6 +310,16 @@ void ReadContact(const ModelNode& root, fe::FeModelSpec& spec) {
 }
 
 }  // namespace
+
+Vec3 ReadVec3(const ModelNode& node, const std::string& key) {
+  const std::vector<double> v = node.Doubles(key);
+  if (v.size() != 3) {
+    std::string text;
+    for (const double x : v) text += (text.empty() ? "[" : ", ") + FormatValue(x);
+    node.FailValue(key, text + "]", "must be a list of 3 numbers [x, y, z]");
+  }
+  return {v[0], v[1], v[2]};
+}
 
 std::vector<fe::NodeLoad> ReadFeLoads(const ModelNode& node, const fe::FeModelSpec& spec) {
   std::vector<fe::NodeLoad> loads;

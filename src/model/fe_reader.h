@@ -25,6 +25,9 @@ struct SupportValue {
 // that names the analysis that takes it.
 fe::FeModelSpec ReadFeModelSpec(const ModelNode& root, std::vector<SupportValue>* values = nullptr);
 
+// Reads `key` of `node` as a list of three numbers [x, y, z].
+Vec3 ReadVec3(const ModelNode& node, const std::string& key);
+
 // Reads the list under key `loads` of the mapping `node` (required there; e.g. the root,
 // or a load case of an analysis): {node: tip, force: [0, 0, 100]}, {node: tip, moment:
 // [20, 0, 0]}; force and moment optional, at least one; and checks the node names against

@@ -72,11 +72,13 @@ analysis::StaticOptions ReadStatic(const ModelNode& root) {
   options.joints =
       root.Has("joints") ? ReadJoints(root, options.fe) : std::vector<analysis::JointSpec>{};
   options.loads.push_back({.loads = options.fe.loads});
+  if (root.Has("gravity")) options.loads.front().gravity = ReadVec3(root, "gravity");
   ReadPreloads(root, options);
   ReadSolver(root, options);
-  if (options.prescribed.empty() && options.fe.loads.empty() && options.preloads.empty())
+  if (options.prescribed.empty() && options.fe.loads.empty() && options.preloads.empty() &&
+      options.loads.front().gravity == Vec3::Zero())
     root.FailValue("loads", "",
-                   "nothing loads the model: give loads, a support with a value (a "
+                   "nothing loads the model: give loads, gravity, a support with a value (a "
                    "prescribed displacement) or a bolt preload");
   root.Finish();
   return options;

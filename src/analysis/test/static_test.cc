@@ -84,6 +84,23 @@ TEST(Static, PrescribedTipDisplacementGivesTheBeamTheoryReaction) {
   EXPECT_NEAR(tip_uz, d, 1e-9 * d);
 }
 
+// The cantilever's own weight: the clamp carries the weight m g and its moment about the
+// clamp, m g at the centroid of the uniform bar (the consistent mass's resultants).
+TEST(Static, GravityIsCarriedByTheClamp) {
+  StaticOptions options = Cantilever();
+  options.fe.materials.at("box").density = 7850.0;
+  const Vec3 g(0.0, 0.0, -9.81);
+  options.loads = {{.gravity = g}};
+  const StaticResult result = Solve(options);
+  ASSERT_EQ(result.steps.size(), 1u);
+  const Reaction& clamp = result.steps[0].reactions[0];
+  const double mass = 7850.0 * kLength * kHeight * kHeight;
+  EXPECT_LT((clamp.force + mass * g).norm(), 1e-9 * mass * g.norm());
+  const Vec3 centroid(kLength / 2, kHeight / 2, kHeight / 2);
+  const Vec3 moment = -(centroid - clamp.point).cross(mass * g);
+  EXPECT_LT((clamp.moment - moment).norm(), 1e-9 * moment.norm());
+}
+
 // The lap joint (analysis/test/lap_joint.h: touching hex8 blocks) with frictionless linear
 // penalty contact, its upper block's end pushed down: the solution of a piecewise-linear
 // problem whose pieces are cones (g0 = 0) scales with the push.
