@@ -1,6 +1,7 @@
 // Every example model file runs to completion and writes a clean summary (per analysis:
 // non-negative loop dissipation, the end time reached with non-negative dissipation,
-// every response curve computed to its end, every eigenpair wanted, or a reduction basis);
+// every response curve computed to its end, every eigenpair wanted, a reduction basis, or
+// every static step with its preload exact and its reactions balanced);
 // the three-parameter Coulomb example matches its closed-form loop energy.
 #include <gtest/gtest.h>
 
@@ -73,6 +74,25 @@ TEST_P(Example, RunsAndWritesACleanSummary) {
     EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
     return;
   }
+  if (summary["analysis"] == "static") {  // every step, the preload exact, reactions balanced
+    const auto& steps = summary["steps"];
+    const bool preload = !summary["preload"].empty();
+    EXPECT_EQ(steps.size(), summary["steps_requested"].get<size_t>() + (preload ? 1 : 0));
+    for (size_t b = 0; preload && b < summary["preload"].size(); ++b)
+      EXPECT_NEAR(steps[0]["bolt_forces_n"][b].get<double>(),
+                  summary["preload"][b]["force_n"].get<double>(),
+                  1e-9 * summary["preload"][b]["force_n"].get<double>());
+    for (const auto& step : steps) {  // no loads: the supports' forces balance
+      double sum[3] = {0.0, 0.0, 0.0}, scale = 0.0;
+      for (const auto& r : step["reactions"])
+        for (int c = 0; c < 3; ++c) {
+          sum[c] += r["force_n"][c].get<double>();
+          scale = std::max(scale, std::abs(r["force_n"][c].get<double>()));
+        }
+      for (double s : sum) EXPECT_LE(std::abs(s), 1e-6 * scale + 1e-9) << step["step"];
+    }
+    return;
+  }
   EXPECT_GT(summary["samples"].get<int>(), 0);
   if (summary["analysis"] == "hysteresis") {
     for (const double d : summary["dissipation_per_cycle"]) EXPECT_GE(d, -1e-9);
@@ -101,6 +121,7 @@ INSTANTIATE_TEST_SUITE_P(Harmonic, Example, ::testing::ValuesIn(Examples("harmon
 INSTANTIATE_TEST_SUITE_P(Modal, Example, ::testing::ValuesIn(Examples("modal")), kExampleName);
 INSTANTIATE_TEST_SUITE_P(Reduction, Example, ::testing::ValuesIn(Examples("reduction")),
                          kExampleName);
+INSTANTIATE_TEST_SUITE_P(Static, Example, ::testing::ValuesIn(Examples("static")), kExampleName);
 
 TEST(ExampleCoulomb, LoopEnergyMatchesClosedForm) {
   const nlohmann::json summary =
