@@ -4,7 +4,7 @@
 
 #include "io/svg_plot.h"
 #include "io/vtu.h"
-#include "laws/contact_point.h"
+#include "laws/tangential_law.h"
 #include "run/fe_report.h"
 #include "run/summaries.h"
 
@@ -12,18 +12,6 @@ namespace jointdyn::run {
 namespace {
 
 using analysis::StaticStep;
-
-const char* StateName(laws::ContactState state) {
-  switch (state) {
-    case laws::ContactState::kOpen:
-      return "open";
-    case laws::ContactState::kStick:
-      return "stick";
-    case laws::ContactState::kSlip:
-      return "slip";
-  }
-  return "?";
-}
 
 std::string SupportName(size_t s) { return "supports[" + std::to_string(s) + "]"; }
 
@@ -124,7 +112,7 @@ void StaticReport::Step(const StaticStep& step, std::span<const joint::JointOper
     const MatX positions = SlavePositions(model_->mesh, model_->contacts[contact]);
     for (int p = 0; p < joints[j].num_pairs(); ++p) {
       const joint::PairOutput o = joints[j].Output(p);
-      pairs_->Row({options_.joints[j].contact, StateName(o.state)},
+      pairs_->Row({options_.joints[j].contact, std::string(laws::ToString(o.state))},
                   {double(step.index), step.t, double(p), positions(p, 0), positions(p, 1),
                    positions(p, 2), o.gap, o.pressure, o.s1, o.s2, o.tau1, o.tau2});
     }

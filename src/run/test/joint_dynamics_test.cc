@@ -18,39 +18,17 @@
 #include "core/test/test_paths.h"
 #include "io/hdf5_file.h"
 #include "run/run_model.h"
+#include "run/test/lap_joint_model.h"
 #include "run/test/vtu_reader.h"
 
 namespace jointdyn::run {
 namespace {
 
-// A lap joint of two steel blocks (tests/models/lap_joint.msh: 120 free DOFs, 9 contact
-// pairs): the lower block clamped at x = 0, the blocks bolted at the overlap's ends (both
-// end faces rigidly coupled to `bolt`), the upper block's free end coupled to `tip`, which
-// carries a haversine step to 2 kN along z in 1 ms; the joint of the friction bar (penalty
-// 5e4 N/mm^3, Coulomb mu = 0.15). A small model whose full transient converges quickly.
+// The lap joint (run/test/lap_joint_model.h) whose `tip` carries a haversine step to 2 kN
+// along z in 1 ms. A small model whose full transient converges quickly.
 std::string LapJoint(const std::string& study, const std::string& integrator) {
-  return "analysis: joint_dynamics\n"
-         "mesh: {file: " +
-         (test_paths::SourceDir() / "tests" / "models" / "lap_joint.msh").string() + "}\n" +
-         R"(materials:
-  lower: &steel {E: 210.0e9, nu: 0.3, rho: 7850.0}
-  upper: *steel
-reference_nodes:
-  - {name: tip, at: upper_xmax}
-  - {name: bolt, position: [0.075, 0.025, 0.02]}
-supports:
-  - {set: lower_xmin}
-couplings:
-  - {type: rigid, reference: tip, set: upper_xmax}
-  - {type: rigid, reference: bolt, set: lower_xmax}
-  - {type: rigid, reference: bolt, set: upper_xmin}
-contact:
-  - {name: joint, slave: upper_joint, master: lower_joint, search_distance: 1.0e-4}
-joints:
-  - contact: joint
-    normal: {type: linear, eps: 5.0e13}
-    friction: {type: coulomb, dim: 2, c1: 9.5e12, c2: 5.0e11, mu: 0.15}
-dynamic_loads:
+  return "analysis: joint_dynamics\n" + testing::LapJointKeys() +
+         R"(dynamic_loads:
   - loads: [{node: tip, force: [0.0, 0.0, 1.0]}]
     function: {type: force0, f0: 2000.0, period: 0.002}
 reduction:

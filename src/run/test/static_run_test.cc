@@ -1,4 +1,4 @@
-// analysis: static from a model file to its files: the lap joint of tests/models/lap_joint.msh
+// analysis: static from a model file to its files: the lap joint (run/test/lap_joint_model.h)
 // clamped, its tip pushed down and back with friction in the joint over a table history.
 // The files agree with each other and with the summary: one reactions.csv row per step and
 // support, equal to summary.json's reactions; one pairs.csv row per step and pair; one
@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/test/test_paths.h"
 #include "run/run_model.h"
+#include "run/test/lap_joint_model.h"
 #include "run/test/vtu_reader.h"
 
 namespace jointdyn::run {
@@ -31,31 +31,12 @@ TEST(StaticRun, WritesConsistentReactionsPairsAndFields) {
   const auto out = std::filesystem::temp_directory_path() / "jointdyn_static_run";
   std::filesystem::remove_all(out);
   std::filesystem::create_directories(out);
-  const auto mesh = test_paths::SourceDir() / "tests" / "models" / "lap_joint.msh";
-  std::ofstream(out / "model.yaml") << R"(analysis: static
-title: Lap joint, tip pushed down and back
-mesh: {file: )" << mesh.string() << R"(}
-materials:
-  lower: &steel {E: 210.0e9, nu: 0.3, rho: 7850.0}
-  upper: *steel
-reference_nodes:
-  - {name: tip, at: upper_xmax}
-  - {name: bolt, position: [0.075, 0.025, 0.02]}
-supports:
-  - {set: lower_xmin}
-  - {set: tip, components: [uz], value: {type: table, points: [[0, 0], [2, -2.0e-5], [3, -1.0e-5]]}}
-couplings:
-  - {type: rigid, reference: tip, set: upper_xmax}
-  - {type: rigid, reference: bolt, set: lower_xmax}
-  - {type: rigid, reference: bolt, set: upper_xmin}
-contact:
-  - {name: joint, slave: upper_joint, master: lower_joint, search_distance: 1.0e-4}
-joints:
-  - contact: joint
-    normal: {type: linear, eps: 5.0e13}
-    friction: {type: coulomb, dim: 2, c1: 9.5e12, c2: 5.0e11, mu: 0.15}
-static: {steps: 3, increments: 2}
-)";
+  std::ofstream(out / "model.yaml")
+      << "analysis: static\ntitle: Lap joint, tip pushed down and back\n"
+      << testing::LapJointKeys(
+             "  - {set: tip, components: [uz], value: {type: table, points: "
+             "[[0, 0], [2, -2.0e-5], [3, -1.0e-5]]}}\n")
+      << "static: {steps: 3, increments: 2}\n";
   const RunOutcome outcome = RunModelFile(out / "model.yaml", out);
   ASSERT_TRUE(outcome.ok) << outcome.message;
   std::ifstream in(out / "summary.json");
