@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/stop.h"
 #include "solvers/line_search.h"
 #include "solvers/option_check.h"
 #include "solvers/sparse_cholesky.h"
@@ -248,6 +249,11 @@ StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<Jo
   int cutbacks_in_row = 0;
   VecX q, r, dq, external;
   while (result.load_factor < 1.0) {
+    if (StopRequested()) {  // SIGINT, SIGTERM: the last converged state stays the result
+      result.status = Status::Failure(StopReason() + " at load factor " +
+                                      FormatValue(result.load_factor));
+      break;
+    }
     double target = std::min(1.0, result.load_factor + increment);
     if (1.0 - target < 1e-12) target = 1.0;
     external = (1.0 - target) * start_load + target * path.end_load;

@@ -22,6 +22,9 @@
 // rows are the reactions, and the tangent is factored with their rows and columns replaced
 // by the diagonal, so the Newton increment leaves them where the load path puts them.
 //
+// A stop request (core/stop.h: SIGINT, SIGTERM) ends the solve before its next load step
+// with a failure naming the load factor reached.
+//
 // A load step that fails (a law fails, the tangent is not positive definite, non-finite
 // values, or no convergence within max_iterations) is retried with half the increment, up
 // to max_cutbacks times in a row; after a converged step the increment doubles again up to
