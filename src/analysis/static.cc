@@ -67,13 +67,8 @@ void CheckPrescribed(const StaticOptions& options, const fe::FeModel& model) {
       throw InputError(key, set, "the support holds no DOF of the model: nothing to prescribe");
     for (int h : held) {
       if (holders[h] == 1) continue;
-      const int dof = dofs.held_dofs()[h];
-      const std::string what = dof < dofs.num_mesh_dofs()
-                                   ? model.mesh.NodeName(dof / model.mesh.dim) + " component " +
-                                         std::to_string(dof % model.mesh.dim)
-                                   : "reference DOF " + std::to_string(dof - dofs.num_mesh_dofs());
       throw InputError(key, set,
-                       what +
+                       fe::DofName(model.mesh, dofs.num_mesh_dofs(), dofs.held_dofs()[h]) +
                            " is held by another support too: a prescribed DOF must be held "
                            "by one support only");
     }

@@ -36,12 +36,6 @@ Combination Merge(Combination terms) {
   return merged;
 }
 
-// "node 57 component 2" for a mesh DOF, "reference DOF 3" for another.
-std::string DofName(const Mesh& mesh, int num_mesh_dofs, int dof) {
-  if (dof >= num_mesh_dofs) return "reference DOF " + std::to_string(dof - num_mesh_dofs);
-  return mesh.NodeName(dof / mesh.dim) + " component " + std::to_string(dof % mesh.dim);
-}
-
 class Builder {
  public:
   Builder(const Mesh& mesh, const ConstraintSpec& spec) : mesh_(mesh), spec_(spec) {}
@@ -128,7 +122,7 @@ class Builder {
             }
           }
           MakeDependent(node * dim + c, k, std::move(terms), key + ".set", coupling.set,
-                        mesh_.NodeName(node) + " component " + std::to_string(c));
+                        mesh_.NodeName(node) + " component " + "xyz"[c]);
         }
       }
       return;
@@ -285,6 +279,11 @@ class Builder {
 };
 
 }  // namespace
+
+std::string DofName(const Mesh& mesh, int num_mesh_dofs, int dof) {
+  if (dof >= num_mesh_dofs) return "reference DOF " + std::to_string(dof - num_mesh_dofs);
+  return mesh.NodeName(dof / mesh.dim) + " component " + "xyz"[dof % mesh.dim];
+}
 
 std::vector<std::pair<int, double>> NodalAreas(const Mesh& mesh, const FaceSet& faces) {
   const int per = NodesPerElement(faces.type);

@@ -126,6 +126,10 @@ class DofMap {
   solvers::SparseMatrix reference_transform_;  // reference DOFs x free (the last rows of T)
 };
 
+// "node 57 component z" for a mesh DOF (the file's node numbering), "reference DOF 3" for
+// the DOFs after the mesh DOFs.
+std::string DofName(const Mesh& mesh, int num_mesh_dofs, int dof);
+
 // Consistent nodal areas w_i = int N_i dA of a face set [m^2] (lengths [m] for the edges
 // of a 2D mesh), as (node, weight) pairs sorted by node.
 std::vector<std::pair<int, double>> NodalAreas(const Mesh& mesh, const FaceSet& faces);
