@@ -250,8 +250,8 @@ StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<Jo
   VecX q, r, dq, external;
   while (result.load_factor < 1.0) {
     if (StopRequested()) {  // SIGINT, SIGTERM: the last converged state stays the result
-      result.status = Status::Failure(StopReason() + " at load factor " +
-                                      FormatValue(result.load_factor));
+      result.status =
+          Status::Failure(StopReason() + " at load factor " + FormatValue(result.load_factor));
       break;
     }
     double target = std::min(1.0, result.load_factor + increment);
