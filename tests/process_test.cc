@@ -35,8 +35,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
+// A fresh folder of this process (two test suites on one machine, e.g. a sanitizer build
+// beside the release one, must not share it).
 fs::path Fresh(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("jointdyn_process_" + name);
+  const fs::path dir =
+      fs::temp_directory_path() / ("jointdyn_process_" + name + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
