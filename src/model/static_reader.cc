@@ -46,9 +46,13 @@ void ReadPreloads(const ModelNode& root, analysis::StaticOptions& options) {
 void ReadSolver(const ModelNode& root, analysis::StaticOptions& options) {
   const auto node = root.OptionalMap("static");
   if (!node) return;
-  options.steps = node->Int("steps", options.steps, AtLeast(1));
+  // Bounded like the time steps of a transient: at most 1e8 load increments in all.
+  options.steps = node->Int("steps", options.steps, InRange(1, 1e6));
   joint::StaticOptions& s = options.solver;
-  s.load_steps = node->Int("increments", s.load_steps, AtLeast(1));
+  s.load_steps = node->Int("increments", s.load_steps, InRange(1, 1e6));
+  if (static_cast<double>(options.steps) * s.load_steps > 1e8)
+    node->FailValue("increments", std::to_string(s.load_steps),
+                    "steps x increments must be at most 1e8 load increments");
   s.max_cutbacks = node->Int("max_cutbacks", s.max_cutbacks, AtLeast(0));
   s.max_iterations = node->Int("max_iterations", s.max_iterations, AtLeast(1));
   s.residual_tolerance = node->Double("residual_tolerance", s.residual_tolerance, Positive());
