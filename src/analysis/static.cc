@@ -198,8 +198,7 @@ std::vector<Bolt> MakeBolts(const StaticOptions& options, const fe::FeModel& mod
   for (const BoltPreload& preload : options.preloads) {
     const fe::BeamSpec& beam = options.fe.beams[preload.beam];
     const auto position = [&](const std::string& name) {
-      return model.reference_nodes[(dofs.ReferenceDof(name, 0) - dofs.num_mesh_dofs()) / 6]
-          .position;
+      return model.reference_nodes[dofs.ReferenceIndex(name)].position;
     };
     const Vec3 axis = position(beam.b) - position(beam.a);
     const double length = axis.norm();

@@ -358,11 +358,15 @@ DofMap::DofMap(const Mesh& mesh, const ConstraintSpec& spec) : dim_(mesh.dim) {
   reference_transform_.setFromTriplets(reference_rows.begin(), reference_rows.end());
 }
 
-int DofMap::ReferenceDof(const std::string& name, int component) const {
+int DofMap::ReferenceIndex(const std::string& name) const {
   auto it = reference_index_.find(name);
   if (it == reference_index_.end()) throw InputError("reference node", name, "is not defined");
+  return it->second;
+}
+
+int DofMap::ReferenceDof(const std::string& name, int component) const {
   JD_CHECK(component >= 0 && component < 6, "reference node component out of range");
-  return num_mesh_dofs_ + 6 * it->second + component;
+  return num_mesh_dofs_ + 6 * ReferenceIndex(name) + component;
 }
 
 namespace {

@@ -81,6 +81,8 @@ class DofMap {
   int MeshDof(int node, int component) const { return node * dim_ + component; }
   // Full DOF of a reference node's component (0 .. 5); throws InputError for an unknown name.
   int ReferenceDof(const std::string& name, int component) const;
+  // The reference node's index (in ConstraintSpec::reference_nodes); InputError as above.
+  int ReferenceIndex(const std::string& name) const;
   // Column of T of an independent DOF; -1 for a supported or dependent one.
   int FreeIndex(int dof) const { return free_index_[dof]; }
 

@@ -112,13 +112,10 @@ void AssembleBeams(const FeModelSpec& spec, FeModel& model) {
   model.beams = static_cast<int>(spec.beams.size());
   if (spec.beams.empty()) return;
   const DofMap& dofs = *model.dofs;
-  const auto index = [&](const std::string& name) {  // of the reference node
-    return (dofs.ReferenceDof(name, 0) - dofs.num_mesh_dofs()) / 6;
-  };
   std::vector<Eigen::Triplet<double>> k, m;
   for (size_t i = 0; i < spec.beams.size(); ++i) {
     const BeamSpec& beam = spec.beams[i];
-    const int a = index(beam.a), b = index(beam.b);
+    const int a = dofs.ReferenceIndex(beam.a), b = dofs.ReferenceIndex(beam.b);
     const Vec3& xa = model.reference_nodes[a].position;
     const Vec3& xb = model.reference_nodes[b].position;
     if ((xb - xa).norm() <= 1e-9 * std::max(1.0, xa.norm()))

@@ -1,6 +1,7 @@
 #include "model/static_reader.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "model/fe_reader.h"
 #include "model/joints_reader.h"
@@ -75,12 +76,12 @@ analysis::StaticOptions ReadStatic(const ModelNode& root) {
   }
   options.joints =
       root.Has("joints") ? ReadJoints(root, options.fe) : std::vector<analysis::JointSpec>{};
-  options.loads.push_back({.loads = options.fe.loads});
+  options.loads.push_back({.loads = std::exchange(options.fe.loads, {})});  // used from here
   if (root.Has("gravity")) options.loads.front().gravity = ReadVec3(root, "gravity");
   ReadPreloads(root, options);
   ReadSolver(root, options);
-  if (options.prescribed.empty() && options.fe.loads.empty() && options.preloads.empty() &&
-      options.loads.front().gravity == Vec3::Zero())
+  if (options.prescribed.empty() && options.loads.front().loads.empty() &&
+      options.preloads.empty() && options.loads.front().gravity == Vec3::Zero())
     root.FailValue("loads", "",
                    "nothing loads the model: give loads, gravity, a support with a value (a "
                    "prescribed displacement) or a bolt preload");

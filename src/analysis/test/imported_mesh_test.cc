@@ -16,19 +16,16 @@
 #include "analysis/modal.h"
 #include "analysis/static.h"
 #include "fe/structured_mesh.h"
+#include "fe/test/mesh_file_test.h"
 #include "laws/normal_laws.h"
 
 namespace jointdyn::analysis {
 namespace {
 
-// Gmsh's hex20 mid-edge nodes 8..19 (mesh.h) and Abaqus's C3D20 ones 8..19 (from 0).
-const std::pair<int, int> kGmshEdges[12] = {{0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3},
-                                            {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
 using Edges = std::vector<std::pair<int, int>>;
-const Edges kAbaqusEdges = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
-                            {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
-const Edges kNastranEdges = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 4}, {1, 5},
-                             {2, 6}, {3, 7}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
+using fe::test_files::kAbaqusHexEdges;
+using fe::test_files::kGmshHexEdges;
+using fe::test_files::kNastranHexEdges;
 
 // The Gmsh-ordered node of each node of a 20-node hexahedron whose mid-edge nodes lie on
 // `edges`.
@@ -36,7 +33,7 @@ std::vector<int> GmshOf(const Edges& edges) {
   std::vector<int> order = {0, 1, 2, 3, 4, 5, 6, 7};
   for (const auto& [a, b] : edges)
     for (int g = 0; g < 12; ++g)
-      if (std::minmax(a, b) == std::minmax(kGmshEdges[g].first, kGmshEdges[g].second))
+      if (std::minmax(a, b) == std::minmax(kGmshHexEdges[g].first, kGmshHexEdges[g].second))
         order.push_back(8 + g);
   return order;
 }
@@ -53,7 +50,7 @@ std::filesystem::path WriteInp(const fe::Mesh& mesh, const std::string& name, do
   for (int n = 0; n < mesh.num_nodes(); ++n)
     out << first_node + n << ", " << mesh.nodes(n, 0) / unit << ", " << mesh.nodes(n, 1) / unit
         << ", " << mesh.nodes(n, 2) / unit << "\n";
-  const std::vector<int> order = GmshOf(kAbaqusEdges);
+  const std::vector<int> order = GmshOf(kAbaqusHexEdges);
   int label = 1;
   for (const fe::ElementBlock& block : mesh.blocks) {
     out << "*Element, type=C3D20R, elset=" << block.name << "\n";
@@ -85,7 +82,7 @@ std::filesystem::path WriteBdf(const fe::Mesh& mesh, const std::string& name, in
   for (int n = 0; n < mesh.num_nodes(); ++n)
     out << "GRID," << first_node + n << ",," << mesh.nodes(n, 0) << "," << mesh.nodes(n, 1) << ","
         << mesh.nodes(n, 2) << "\n";
-  const std::vector<int> order = GmshOf(kNastranEdges);
+  const std::vector<int> order = GmshOf(kNastranHexEdges);
   int id = 1;
   for (size_t b = 0; b < mesh.blocks.size(); ++b) {
     const fe::ElementBlock& block = mesh.blocks[b];
@@ -120,8 +117,8 @@ ModalOptions BoxModal(const fe::BoxMeshOptions& box) {
 }
 
 TEST(ModalAnalysis, ImportedMeshesGiveTheFrequenciesOfTheSameMesh) {
-  ASSERT_EQ(GmshOf(kAbaqusEdges).size(), 20u);
-  ASSERT_EQ(GmshOf(kNastranEdges).size(), 20u);
+  ASSERT_EQ(GmshOf(kAbaqusHexEdges).size(), 20u);
+  ASSERT_EQ(GmshOf(kNastranHexEdges).size(), 20u);
   fe::BoxMeshOptions box;
   box.size = Vec3(0.2, 0.03, 0.02);
   box.divisions = {6, 2, 1};

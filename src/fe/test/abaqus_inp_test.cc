@@ -37,15 +37,15 @@ std::string Error(const std::string& text) {
 // (12 23 34 41 56 67 78 85 15 26 37 48, counted from 1).
 std::string Hex20() {
   const auto& c = kHexCorners;
-  const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
-                            {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  const auto& edges = test_files::kAbaqusHexEdges;
   std::ostringstream text;
   text << "*Node\n";
   for (int i = 0; i < 8; ++i)
     text << 101 + i << ", " << c[i][0] << ", " << c[i][1] << ", " << c[i][2] << "\n";
   for (int e = 0; e < 12; ++e) {
     text << 109 + e;
-    for (int d = 0; d < 3; ++d) text << ", " << 0.5 * (c[edges[e][0]][d] + c[edges[e][1]][d]);
+    for (int d = 0; d < 3; ++d)
+      text << ", " << 0.5 * (c[edges[e].first][d] + c[edges[e].second][d]);
     text << "\n";
   }
   text << "*Element, type=C3D20R, elset=solid\n7, 101, 102, 103, 104, 105, 106, 107, 108, 109, "

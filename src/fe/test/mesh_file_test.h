@@ -49,6 +49,12 @@ const std::vector<std::pair<int, int>> kGmshTetEdges{{0, 1}, {1, 2}, {2, 0},
                                                      {3, 0}, {3, 2}, {3, 1}};
 const std::vector<std::pair<int, int>> kGmshHexEdges{
     {0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3}, {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
+// The mid-edge nodes of Abaqus's C3D20 (12 23 34 41 56 67 78 85 15 26 37 48, counted from 1)
+// and of Nastran's CHEXA (12 23 34 41 15 26 37 48 56 67 78 85), from their manuals.
+const std::vector<std::pair<int, int>> kAbaqusHexEdges{
+    {0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+const std::vector<std::pair<int, int>> kNastranHexEdges{
+    {0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 4}, {1, 5}, {2, 6}, {3, 7}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
 
 // Every mid-edge node of the first element of the first block at the midpoint of its Gmsh
 // edge (of `edges`).

@@ -40,8 +40,7 @@ std::string Error(const std::string& text) {
 // 48 56 67 78 85, from 1), GRIDs in small, large and free field with Nastran reals.
 std::string Hex20() {
   const auto& c = kHexCorners;
-  const int edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 4}, {1, 5},
-                            {2, 6}, {3, 7}, {4, 5}, {5, 6}, {6, 7}, {7, 4}};
+  const auto& edges = test_files::kNastranHexEdges;
   std::ostringstream text;
   text << "$ a comment\nBEGIN BULK\n";
   const auto grid = [&](int id, const double* x) {
@@ -61,7 +60,7 @@ std::string Hex20() {
   for (int i = 0; i < 8; ++i) grid(201 + i, c[i]);
   for (int e = 0; e < 12; ++e) {
     double mid[3];
-    for (int d = 0; d < 3; ++d) mid[d] = 0.5 * (c[edges[e][0]][d] + c[edges[e][1]][d]);
+    for (int d = 0; d < 3; ++d) mid[d] = 0.5 * (c[edges[e].first][d] + c[edges[e].second][d]);
     grid(209 + e, mid);
   }
   text << Small({"CHEXA", "9", "4", "201", "202", "203", "204", "205", "206", "+"})
