@@ -13,6 +13,7 @@
 #include "model/modal_reader.h"
 #include "model/model_node.h"
 #include "model/reduction_reader.h"
+#include "model/static_reader.h"
 #include "model/transient_reader.h"
 
 using namespace jointdyn;
@@ -37,6 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     read(model::ReadReduction);
     read(model::ReadJointModeStudy);
     read(model::ReadJointDynamics);
+    read(model::ReadStatic);
   } catch (const InputError&) {
   }
   return 0;

@@ -7,7 +7,6 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/stop.h"
-#include "fe/beam.h"
 
 namespace jointdyn::analysis {
 namespace {
@@ -180,42 +179,6 @@ std::string StepNote(const StaticStep& step, int steps, int pairs) {
   return note;
 }
 
-// A preloaded beam bolt on the state x: elongation e = a . x, axial stiffness k = EA / L,
-// preload P, and the shortening s locked at the end of the preload step.
-struct Bolt {
-  SparseMatrix axis;  // a as a column
-  double stiffness = 0.0;
-  double preload = 0.0;
-  double shortening = 0.0;
-  double Elongation(const VecX& x) const { return (axis.transpose() * x)(0); }
-  double Force(const VecX& x) const { return stiffness * (Elongation(x) + shortening); }
-};
-
-std::vector<Bolt> MakeBolts(const StaticOptions& options, const fe::FeModel& model,
-                            const SparseMatrix& extended) {
-  const fe::DofMap& dofs = *model.dofs;
-  std::vector<Bolt> bolts;
-  for (const BoltPreload& preload : options.preloads) {
-    const fe::BeamSpec& beam = options.fe.beams[preload.beam];
-    const auto position = [&](const std::string& name) {
-      return model.reference_nodes[dofs.ReferenceIndex(name)].position;
-    };
-    const Vec3 axis = position(beam.b) - position(beam.a);
-    const double length = axis.norm();
-    VecX g = VecX::Zero(dofs.num_dofs());
-    for (int c = 0; c < 3; ++c) {
-      g(dofs.ReferenceDof(beam.b, c)) = axis(c) / length;
-      g(dofs.ReferenceDof(beam.a, c)) = -axis(c) / length;
-    }
-    const VecX a = extended.transpose() * g;
-    const double area = fe::BeamSection::Circular(beam.diameter, beam.material.poisson_ratio).area;
-    bolts.push_back({.axis = a.sparseView(),
-                     .stiffness = beam.material.youngs_modulus * area / length,
-                     .preload = preload.force});
-  }
-  return bolts;
-}
-
 // The steps of a run: the state, the stiffness and joints on it, and what loads it.
 class StepSolver {
  public:
@@ -230,7 +193,7 @@ class StepSolver {
         joints_(BuildJoints(model_, options.joints, mesh_rows_, {}, result.joint_pairs)),
         history_(options, model_, extended_),
         geometry_(MakeHeldGeometry(model_, static_cast<int>(options.fe.supports.size()))),
-        bolts_(MakeBolts(options, model_, extended_)) {
+        bolts_(MakeBolts(options.preloads, options.fe, model_, extended_)) {
     result.free_dofs = model_.dofs->num_free_dofs();
     result.held_dofs = static_cast<int>(model_.dofs->held_dofs().size());
     for (int p : result.joint_pairs) pairs_ += p;
@@ -243,11 +206,11 @@ class StepSolver {
   // Step k (0: the preload step) from the last state; records it in the result.
   Status Step(int k) {
     const bool preload = k == 0;
-    path_.end_load = history_.Load(k) + BoltLoad(preload);
+    path_.end_load = history_.Load(k) + BoltLoad(bolts_, preload, stiffness_.rows());
     path_.end_values = history_.HeldValues(*model_.dofs, k);
     StaticStep step{.index = k, .t = static_cast<double>(k)};
-    step.solve = joint::SolveStatic(preload ? PreloadStiffness() : stiffness_, joints_, path_,
-                                    options_.solver);
+    step.solve = joint::SolveStatic(preload ? WithoutBoltStiffness(stiffness_, bolts_) : stiffness_,
+                                    joints_, path_, options_.solver);
     if (!step.solve.status)
       return Status::Failure((preload
                                   ? std::string("the preload step (t = 0)")
@@ -255,10 +218,8 @@ class StepSolver {
                                         " -> " + std::to_string(k) + ")") +
                              ": " + step.solve.status.message);
     path_.start = std::move(step.solve.q);
-    if (preload)  // locked at the preloaded length
-      for (Bolt& bolt : bolts_)
-        bolt.shortening = bolt.preload / bolt.stiffness - bolt.Elongation(path_.start);
-    path_.start_load = history_.Load(k) + BoltLoad(false);
+    if (preload) LockBolts(bolts_, path_.start);
+    path_.start_load = history_.Load(k) + BoltLoad(bolts_, false, stiffness_.rows());
     for (joint::JointOperator& joint : joints_) (void)joint.Evaluate(path_.start);
     for (const Bolt& bolt : bolts_) step.bolt_forces.push_back(bolt.Force(path_.start));
     step.reactions = Reactions(model_, geometry_, step.solve.reactions);
@@ -271,22 +232,6 @@ class StepSolver {
   }
 
  private:
-  // The bolts' forces on the structure: -P a in the preload step, then -k s a (the locked
-  // shortening; the elongation's part is in K).
-  VecX BoltLoad(bool preload) const {
-    VecX f = VecX::Zero(stiffness_.rows());
-    for (const Bolt& bolt : bolts_)
-      f -= (preload ? bolt.preload : bolt.stiffness * bolt.shortening) * VecX(bolt.axis);
-    return f;
-  }
-
-  // K without the bolts' axial stiffness: K - sum k a a^T.
-  SparseMatrix PreloadStiffness() const {
-    SparseMatrix k = stiffness_;
-    for (const Bolt& bolt : bolts_) k -= bolt.stiffness * (bolt.axis * bolt.axis.transpose());
-    return k;
-  }
-
   const StaticOptions& options_;
   StaticResult& result_;
   StaticObserver& observer_;
@@ -317,19 +262,7 @@ void StaticOptions::Validate() const {
       throw InputError(SupportKey(motion.support) + ".value", "", "is prescribed twice");
     prescribed_once[motion.support] = true;
   }
-  std::vector<bool> preloaded(fe.beams.size(), false);
-  for (size_t i = 0; i < preloads.size(); ++i) {
-    const BoltPreload& preload = preloads[i];
-    const std::string key = "preload[" + std::to_string(i) + "]";
-    if (preload.beam < 0 || preload.beam >= static_cast<int>(fe.beams.size()))
-      throw InputError(key + ".beam", std::to_string(preload.beam),
-                       "must index a beam (key beams): a preload acts along a beam bolt");
-    if (preloaded[preload.beam])
-      throw InputError(key + ".beam", std::to_string(preload.beam), "is preloaded twice");
-    preloaded[preload.beam] = true;
-    if (!(preload.force > 0.0 && std::isfinite(preload.force)))
-      throw InputError(key + ".force", FormatValue(preload.force), "must be > 0 (a tension)");
-  }
+  ValidatePreloads(preloads, fe);
 }
 
 StaticResult RunStatic(const StaticOptions& options, StaticObserver& observer) {

@@ -14,13 +14,9 @@
 // loading and unloading give the hysteresis of a joint in friction.
 //
 // Bolt preload (a beam bolt: a beam of fe.beams between the reference nodes of its bores)
-// comes first, in a preload step (index 0, t = 0): the beam's axial stiffness k = EA / L
-// is replaced by the preload force P pulling its ends together, so that the bolt force is
-// P whatever the joint does; the loads and prescribed values are at their t = 0 values.
-// The bolt is then locked at its length (as Abaqus's bolt load "fixed at current length"):
-// its axial force is N = k (e + s) with the elongation e = n^T (u_b - u_a) and the
-// shortening s = P / k - e at the end of the preload step, so the later steps start from
-// the preloaded state in equilibrium and the bolt force follows the joint from there.
+// comes first, in a preload step (index 0, t = 0; analysis/bolts.h: the bolt force is P,
+// then the bolt is locked at its length); the loads and prescribed values are at their
+// t = 0 values, and the later steps start from the preloaded state in equilibrium.
 #pragma once
 
 #include <optional>
@@ -28,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bolts.h"
 #include "analysis/joints.h"
 #include "analysis/observer.h"
 #include "core/status.h"
@@ -57,12 +54,6 @@ struct StepLoad {
   std::vector<fe::NodeLoad> loads;
   Vec3 gravity = Vec3::Zero();
   StepValue factor{.value = 1.0};
-};
-
-// A preload on a beam bolt.
-struct BoltPreload {
-  int beam = 0;        // index in fe.beams
-  double force = 0.0;  // P [N] > 0 (tension)
 };
 
 struct StaticOptions {
@@ -111,9 +102,8 @@ struct StaticResult {
   fe::FeModel model;
   std::vector<int> joint_pairs;  // pairs per joint
   int free_dofs = 0, held_dofs = 0;
-  std::vector<StaticStep>
-      steps;          // converged steps (the preload step first) (the preload step first)
-  VecX displacement;  // on the mesh DOFs at the last converged step [m]
+  std::vector<StaticStep> steps;  // converged steps (the preload step first)
+  VecX displacement;              // on the mesh DOFs at the last converged step [m]
   double wall_seconds = 0.0;
 };
 

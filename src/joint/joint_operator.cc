@@ -68,6 +68,20 @@ void JointOperator::ResetHistory() {
   opening_energy_ = VecX::Zero(n);
 }
 
+void JointOperator::CopyHistory(const JointOperator& other) {
+  JD_CHECK(other.num_pairs() == num_pairs() && other.state_size_ == state_size_,
+           "JointOperator::CopyHistory: the operators differ in pairs or friction law");
+  committed_ = other.committed_;
+  trial_ = committed_;
+  committed_offset_ = other.committed_offset_;
+  trial_offset_ = committed_offset_;
+  committed_energy_ = other.committed_energy_;
+  trial_energy_ = committed_energy_;
+  committed_closed_ = other.committed_closed_;
+  openings_.assign(num_pairs(), 0);
+  opening_energy_ = VecX::Zero(num_pairs());
+}
+
 Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
   relative_.Apply(x, z_);
   if (velocity != nullptr) {

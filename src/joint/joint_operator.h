@@ -118,6 +118,11 @@ class JointOperator {
   double opening_energy() const;
   // Back to the virgin state: no slip, zero offsets, no openings counted.
   void ResetHistory();
+  // Takes the committed history of `other` (friction states, tangential offsets, stored
+  // energies, which pairs are closed), an operator on the same pairs and friction law, e.g.
+  // the full joint of a reduced one: the copy goes on from where `other` is (a transient
+  // from a preloaded state). Openings are counted from zero.
+  void CopyHistory(const JointOperator& other);
 
   // Results of the last Evaluate().
   PairOutput Output(int pair) const;

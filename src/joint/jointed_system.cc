@@ -140,9 +140,11 @@ JointedSystem Reduce(const JointedSystem& full, const MatX& basis) {
                             .stiffness = Project(full.stiffness(), basis),
                             .damping = Project(full.damping(), basis)};
   std::vector<JointOperator> joints;
-  for (const JointOperator& joint : full.joints())
+  for (const JointOperator& joint : full.joints()) {
     joints.emplace_back(joint.relative().Compose(basis), joint.initial_gap(), joint.area(),
                         joint.laws(), joint.options());
+    joints.back().CopyHistory(joint);
+  }
   std::vector<TimedLoad> loads;
   for (const TimedLoad& load : full.loads())
     loads.push_back({VecX(basis.transpose() * load.vector), load.factor});

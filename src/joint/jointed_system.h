@@ -109,8 +109,10 @@ class JointedSystem final : public time::SecondOrderSystem {
 
 // The reduced system on coordinates y with x = V y for a basis V (columns, full model
 // size): V^T M V, V^T K V, V^T C V (dense), joints with R V (dense) and the same gaps,
-// areas, laws and options (virgin history), loads V^T l with the same time functions; the
-// coordinate units max_i |V_ij| (a column without motion keeps unit 1).
+// areas, laws and options and the full joints' committed history (JointOperator::
+// CopyHistory: a full model preloaded statically hands its friction state on), loads V^T l
+// with the same time functions; the coordinate units max_i |V_ij| (a column without motion
+// keeps unit 1).
 JointedSystem Reduce(const JointedSystem& full, const MatX& basis);
 
 }  // namespace jointdyn::joint

@@ -1,5 +1,7 @@
 #include "model/model_node.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -7,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <sstream>
 #include <utility>
 
 #include "core/memory.h"
@@ -108,15 +112,57 @@ struct KeyCheck {
 
 }  // namespace
 
+namespace {
+
+// Where the second YAML document of a text starts (its first event), if there is one. Not
+// YAML::LoadAll: yaml-cpp 0.7's loops forever, allocating, on a stray ',' at the start of a
+// stream (every document it parses is empty; fixed upstream in yaml-cpp PR #1319): the
+// parser is asked for two documents at most.
+class SecondDocument : public YAML::EventHandler {
+ public:
+  static std::optional<YAML::Mark> Find(const std::string& text) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    SecondDocument first, second;
+    if (!parser.HandleNextDocument(first) || !parser.HandleNextDocument(second)) return {};
+    return second.mark_.value_or(YAML::Mark::null_mark());
+  }
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Mark(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Mark(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    Mark(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    Mark(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Mark(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void Mark(const YAML::Mark& mark) {
+    if (!mark_ || mark_->is_null()) mark_ = mark;
+  }
+  std::optional<YAML::Mark> mark_;
+};
+
+}  // namespace
+
 ModelNode ModelNode::LoadString(const std::string& text, const std::string& file) {
   auto name = std::make_shared<const std::string>(file);
   YAML::Node root;
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1)
+    root = YAML::Load(text);  // the first document
+    if (const auto second = SecondDocument::Find(text); second && !root.IsNull())
       throw InputError("", "", "a second YAML document (after ---): a model file holds one")
-          .Located(file, documents[1].Mark().line + 1, "");
-    if (!documents.empty()) root.reset(documents.front());
+          .Located(file, second->line + 1, "");
   } catch (const YAML::ParserException& e) {
     InputError error("", "", "YAML syntax error: " + e.msg);
     throw error.Located(file, e.mark.line + 1, "");

@@ -205,6 +205,34 @@ TEST(JointOperator, ReducedWithIdentityBasisEqualsFullAndProjectsAnyBasis) {
             1e-12 * j_reduced.lpNorm<Eigen::Infinity>());
 }
 
+// A reduced copy that takes the full operator's committed history goes on from where the
+// full one is: at x = V q it gives V^T f(V q) with that history (a virgin copy does not).
+TEST(JointOperator, ReducedCopyTakesTheCommittedHistory) {
+  const fe::Mesh mesh = TwoBoxes();
+  ContactKinematics k = Interface(mesh);
+  const int n = k.relative.cols();
+  std::mt19937 rng(11);
+  std::normal_distribution<double> normal;
+  MatX v(n, 12);
+  for (double& entry : v.reshaped()) entry = normal(rng);
+  VecX q0(12), q1(12);
+  for (double& entry : q0) entry = 3e-4 * normal(rng);
+  for (double& entry : q1) entry = 3e-4 * normal(rng);
+  JointOperator full(k.relative, k.initial_gap, k.area, Laws(true));
+  ASSERT_TRUE(full.Evaluate(v * q0).ok);
+  ASSERT_GT(CountStates(full)[laws::ContactState::kSlip], 0);
+  full.Commit();
+  JointOperator reduced(k.relative.Compose(v), k.initial_gap, k.area, Laws(true));
+  const VecX virgin = ForcesAt(reduced, q1);
+  reduced.CopyHistory(full);
+  const VecX f_reduced = ForcesAt(reduced, q1), f_full = ForcesAt(full, v * q1);
+  EXPECT_LT((f_reduced - v.transpose() * f_full).lpNorm<Eigen::Infinity>(),
+            1e-12 * f_reduced.lpNorm<Eigen::Infinity>());
+  EXPECT_GT((virgin - f_reduced).lpNorm<Eigen::Infinity>(),
+            1e-3 * f_reduced.lpNorm<Eigen::Infinity>());
+  EXPECT_EQ(reduced.openings(), 0);
+}
+
 TEST(JointOperator, RollbackIsNotCommittingAndOpenPairsRestartFromZeroSlip) {
   const fe::Mesh mesh = TwoBoxes();
   ContactKinematics k = Interface(mesh);
