@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "analysis/fe_setup.h"
 #include "core/clock.h"
@@ -55,19 +56,45 @@ std::string OpeningWarning(double dropped, double law_dissipation) {
          "resolves the contact boundary; a smaller c2 avoids it";
 }
 
-// What the runs share: the full system, the DOFs recorded, the bases of the reduced runs.
+// What the runs share: the full system, its start, the DOFs recorded, the bases of the
+// reduced runs.
 struct Study {
   std::unique_ptr<joint::JointedSystem> full;
+  VecX start;
   int measure_dof = 0;
   std::vector<int> output_dofs;
   std::optional<CmsBasis> basis;
   std::map<reduction::JointModeMethod, reduction::ReductionBasis> extended;
 };
 
-// The full system on the independent DOFs: M, K (+ Rayleigh C), the joints, the loads.
-std::unique_ptr<joint::JointedSystem> FullSystem(const JointDynamicsOptions& options,
-                                                 const fe::FeModel& model,
-                                                 std::vector<int>& joint_pairs) {
+// The preload step (analysis/bolts.h) on the full model's stiffness with `joints` (their
+// committed history is the preloaded one after it): the preloaded state `start`, the bolts
+// locked there, whose load joins `loads` as a constant.
+PreloadStart SolvePreload(const JointDynamicsOptions& options, const fe::FeModel& model,
+                          const solvers::SparseMatrix& stiffness,
+                          std::span<joint::JointOperator> joints,
+                          std::vector<joint::TimedLoad>& loads, VecX& start) {
+  std::vector<Bolt> bolts = MakeBolts(options.preloads, options.fe, model, model.dofs->transform());
+  const Eigen::Index n = stiffness.rows();
+  PreloadStart preload;
+  preload.solve = joint::SolveStatic(WithoutBoltStiffness(stiffness, bolts), joints,
+                                     BoltLoad(bolts, true, n), options.preload_solver);
+  preload.status = preload.solve.status;
+  start = std::move(preload.solve.q);
+  if (!preload.status) return preload;
+  LockBolts(bolts, start);
+  for (joint::JointOperator& joint : joints) (void)joint.Evaluate(start);
+  for (const Bolt& bolt : bolts) preload.bolt_forces.push_back(bolt.Force(start));
+  preload.joints = JointFiguresOf(joints);
+  preload.state = start;
+  loads.push_back({BoltLoad(bolts, false, n), time::TimeFunction::Constant(1.0)});
+  return preload;
+}
+
+// The full system on the independent DOFs: M, K (+ Rayleigh C), the joints, the loads; and
+// its start, preloaded when bolts are.
+void BuildFullSystem(const JointDynamicsOptions& options, JointDynamicsSystem& built) {
+  const fe::FeModel& model = built.model;
   joint::StructureMatrices matrices{.mass = model.ReducedMass(),
                                     .stiffness = model.ReducedStiffness()};
   if (options.rayleigh_alpha > 0.0 || options.rayleigh_beta > 0.0)
@@ -76,17 +103,57 @@ std::unique_ptr<joint::JointedSystem> FullSystem(const JointDynamicsOptions& opt
   // No touch band (joint_operator.h) in dynamics: the mass keeps the step's tangent
   // regular, and a band whose tangent the residual lacks holds Newton to linear
   // convergence while the joint moves by less than the band (the first steps from rest).
+  // The preload step, a static solution, has it: its joints hand their history on.
   const solvers::SparseMatrix mesh_rows =
       model.dofs->transform().topRows(model.dofs->num_mesh_dofs());
   std::vector<joint::JointOperator> operators = BuildJoints(
-      model, options.joints, mesh_rows, joint::JointOptions{.touch_band = 0.0}, joint_pairs);
+      model, options.joints, mesh_rows, joint::JointOptions{.touch_band = 0.0}, built.joint_pairs);
   std::vector<joint::TimedLoad> loads;
   for (size_t i = 0; i < options.loads.size(); ++i)
     loads.push_back({fe::AssembleLoads(model, options.loads[i].loads,
                                        "dynamic_loads[" + std::to_string(i) + "].loads"),
                      options.loads[i].function});
-  return std::make_unique<joint::JointedSystem>(std::move(matrices), std::move(operators),
-                                                std::move(loads));
+  built.start = VecX::Zero(matrices.stiffness.rows());
+  if (!options.preloads.empty()) {
+    std::vector<int> pairs;
+    std::vector<joint::JointOperator> preloaded =
+        BuildJoints(model, options.joints, mesh_rows, {}, pairs);
+    built.preload =
+        SolvePreload(options, model, matrices.stiffness.sparse(), preloaded, loads, built.start);
+    for (size_t j = 0; j < operators.size(); ++j) operators[j].CopyHistory(preloaded[j]);
+  }
+  built.system = std::make_unique<joint::JointedSystem>(std::move(matrices), std::move(operators),
+                                                        std::move(loads));
+}
+
+// The basis V extended by the part of the start x0 that is M-orthogonal to it (normalized
+// in M; left out below 1e-10 of x0), and x0's coordinates q0 on the result: x0 = V q0.
+std::pair<MatX, VecX> WithStart(MatX v, const VecX& x0, const solvers::SparseMatrix& mass) {
+  if (x0.isZero(0.0)) return {std::move(v), VecX::Zero(v.cols())};
+  const MatX mv = mass * v;
+  const VecX c = (v.transpose() * mv).ldlt().solve(mv.transpose() * x0);
+  const VecX r = x0 - v * c;
+  const double norm = std::sqrt(r.dot(mass * r)), scale = std::sqrt(x0.dot(mass * x0));
+  if (norm <= 1e-10 * scale) return {std::move(v), c};
+  v.conservativeResize(Eigen::NoChange, v.cols() + 1);
+  v.col(v.cols() - 1) = r / norm;
+  VecX q0(c.size() + 1);
+  q0 << c, norm;
+  return {std::move(v), q0};
+}
+
+// "preload step: 12 Newton iterations; 9 of 9 pairs closed (stick 9, slip 0), normal force
+// 1000 N; bolt forces 1000 N"
+std::string PreloadNote(const PreloadStart& preload, int pairs) {
+  const JointFigures& f = preload.joints;
+  std::string note =
+      "preload step: " + std::to_string(preload.solve.iterations) + " Newton iterations; " +
+      std::to_string(pairs - f.open_pairs) + " of " + std::to_string(pairs) +
+      " pairs closed (stick " + std::to_string(f.sticking_pairs) + ", slip " +
+      std::to_string(f.slipping_pairs) + "), normal force " + FormatValue(f.normal_force) + " N";
+  for (size_t b = 0; b < preload.bolt_forces.size(); ++b)
+    note += (b == 0 ? "; bolt forces " : ", ") + FormatValue(preload.bolt_forces[b]) + " N";
+  return note;
 }
 
 // The CMS basis and the joint modes of every method (for the reduced runs).
@@ -136,10 +203,12 @@ DynamicRunResult Integrate(const JointDynamicsOptions& options, const fe::FeMode
   DynamicRunResult result;
   std::optional<joint::JointedSystem> reduced;
   MatX v;  // the basis (reduced runs)
+  VecX q0 = study.start;
   if (!run.full) {
     const reduction::ReductionBasis& b =
         run.method ? study.extended.at(*run.method) : study.basis->cms.basis;
-    v = b.vectors.leftCols(std::min(b.size(), study.basis->m() + run.g));
+    std::tie(v, q0) = WithStart(b.vectors.leftCols(std::min(b.size(), study.basis->m() + run.g)),
+                                study.start, study.full->mass().sparse());
     const Clock::time_point t = Clock::now();
     reduced.emplace(joint::Reduce(*study.full, v));
     result.reduce_seconds = Seconds(t);
@@ -167,6 +236,9 @@ DynamicRunResult Integrate(const JointDynamicsOptions& options, const fe::FeMode
     h.time.push_back(step.t);
     for (int c = 0; c < kCriteria; ++c) h.criteria[c].push_back(values[c]);
     h.dofs.push_back(dofs);
+    result.peak_velocity =
+        std::max(result.peak_velocity, run.full ? step.v->lpNorm<Eigen::Infinity>()
+                                                : (v * *step.v).lpNorm<Eigen::Infinity>());
     observer.Sample(run, step.t, values, dofs);
     if (fields && step.t >= next_field - 1e-12 * integrator.dt) {
       const VecX x = run.full ? q : VecX(v * q);
@@ -185,8 +257,7 @@ DynamicRunResult Integrate(const JointDynamicsOptions& options, const fe::FeMode
                 (run.full ? "sparse" : "dense") + ") from t = " + FormatValue(integrator.t_start) +
                 " s");
   const Clock::time_point t = Clock::now();
-  const VecX zero = VecX::Zero(system.size());
-  result.transient = time::Integrate(system, integrator, zero, zero, record);
+  result.transient = time::Integrate(system, integrator, q0, VecX::Zero(system.size()), record);
   result.wall_seconds = Seconds(t);
   for (const joint::JointOperator& joint : system.joints()) {
     result.pair_openings += joint.openings();
@@ -257,6 +328,9 @@ void JointDynamicsOptions::Validate() const {
   for (size_t j = 0; j < joints.size(); ++j)
     if (!joints[j].normal)
       throw InputError("joints[" + std::to_string(j) + "].normal", "", "missing: a normal law");
+  ValidatePreloads(preloads, fe);
+  if (const Status status = preload_solver.Validate(); !status)
+    throw InputError("preload_solver", "", status.message);
   const std::vector<DynamicRun> runs = Runs();
   for (const std::string& name : field_runs)
     if (std::none_of(runs.begin(), runs.end(), [&](const DynamicRun& r) { return r.name == name; }))
@@ -273,7 +347,7 @@ JointDynamicsSystem BuildJointDynamicsSystem(const JointDynamicsOptions& options
     built.output_dofs.push_back(fe::FreeDofIndex(built.model, options.output_dofs[i],
                                                  "output.dofs[" + std::to_string(i) + "]"));
   if (built.output_dofs.empty()) built.output_dofs.push_back(built.measure_dof);
-  built.system = FullSystem(options, built.model, built.joint_pairs);
+  BuildFullSystem(options, built);
   return built;
 }
 
@@ -287,13 +361,35 @@ JointDynamicsResult RunJointDynamics(const JointDynamicsOptions& options,
   const fe::FeModel& model = result.model;
   const std::vector<reduction::BoundaryDof> boundary =
       BoundaryDofs(model, options.cms.boundary, options.cms.vibration_modes);
-  Study study{std::move(built.system), built.measure_dof, built.output_dofs, {}, {}};
+  result.preload = std::move(built.preload);
+  Study study{std::move(built.system),
+              std::move(built.start),
+              built.measure_dof,
+              built.output_dofs,
+              {},
+              {}};
   (void)BuildJointContact(model, options.joint_modes);  // its InputErrors before computing
   result.runs = options.Runs();
   result.times["fe_mesh"] = model.times.mesh;
   result.times["fe_assembly"] = model.times.assembly;
   result.times["fe_pairing"] = model.times.pairing;
   observer.ModelBuilt(model);
+  if (result.preload) {
+    if (!result.preload->status) {
+      result.status = Status::Failure(
+          "the preload step: " + result.preload->status.message +
+          " (preload_solver: residual_tolerance " +
+          FormatValue(options.preload_solver.residual_tolerance) +
+          " sets how closely the runs start at rest; increments and max_iterations help a "
+          "joint that slides far)");
+      result.wall_seconds = Seconds(start);
+      return result;
+    }
+    int pairs = 0;
+    for (int p : result.joint_pairs) pairs += p;
+    observer.Note(PreloadNote(*result.preload, pairs));
+    result.times["preload"] = result.preload->solve.seconds;
+  }
 
   const bool reduced = std::any_of(result.runs.begin(), result.runs.end(),
                                    [](const DynamicRun& r) { return !r.full; });

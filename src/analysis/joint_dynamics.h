@@ -19,6 +19,14 @@
 // e(t) = |u(t) - u_ref(t)| / max_t |u_ref| (u_ref interpolated linearly to the run's output
 // times) for each criterion.
 //
+// Bolt preload (`preloads`, analysis/bolts.h): a static preload step on the full model comes
+// first (joint::SolveStatic with the joints of the dynamics, the bolts' axial stiffness
+// replaced by their preloads), then the bolts are locked at their length. Every run starts
+// from the preloaded state x0 at rest, with the friction history of the preload step and the
+// locked bolts' load held constant: the reduced runs on their basis extended by the part of
+// x0 that is M-orthogonal to it (the preload mode; none when x0 is in the basis already), so
+// that x0 = V q0 holds for their start q0. Without dynamic loads every run stays at rest.
+//
 // A run that fails numerically (Newton after all step cuts, a law) is reported with what
 // failed and where (its transient status: time, step, iteration); its results up to there
 // are kept, the other runs continue, and the result's status is a failure.
@@ -33,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bolts.h"
 #include "analysis/criteria.h"
 #include "analysis/joint_mode_pipeline.h"
 #include "analysis/joints.h"
@@ -79,6 +88,13 @@ struct JointDynamicsOptions {
   std::vector<fe::ReferenceDof> output_dofs;  // the histories' DOFs (empty: the measure)
   std::set<std::string> field_runs;           // runs whose contact fields are reported
   double field_interval = 0.0;                // [s] between contact fields (0: every step)
+  std::vector<BoltPreload> preloads;          // non-empty: the runs start preloaded
+  // The preload step's solver (load_steps: increments). Converged far tighter than a
+  // static analysis: the residual left at x0 is what sets the runs in motion, and a full
+  // run whose friction pairs sit at the slip limit cycles in Newton when x0 is off by more
+  // (bolted lap joint of the tests: residual tolerance 1e-10 gave peak velocities of 4e-6
+  // of |u0| / t_end and 12 rejected steps, 1e-13 3e-9 and none, 1e-14 9e-11).
+  joint::StaticOptions preload_solver{.residual_tolerance = 1e-14, .increment_tolerance = 1e-12};
 
   // The runs in order: cms (g = 0), then per method per g > 0, the full model last.
   std::vector<DynamicRun> Runs() const;
@@ -104,6 +120,17 @@ struct DynamicRunResult {
   int pair_openings = 0;        // JointOperator::openings(), summed over the joints
   double opening_energy = 0.0;  // JointOperator::opening_energy() [J], summed
   std::string warning;          // law energy dropped at openings, or empty
+  double peak_velocity = 0.0;   // max over the recorded states of |x_dot|_inf (the
+                                // independent DOFs, V q_dot for a reduced run) [m/s, rad/s]
+};
+
+// The preloaded start of the runs: the preload step's solution.
+struct PreloadStart {
+  Status status;                    // the preload step's (a failure stops the study)
+  std::vector<double> bolt_forces;  // axial force per preloaded bolt [N] (tension > 0)
+  JointFigures joints;
+  VecX state;                 // x0 on the independent DOFs [m, rad]
+  joint::StaticResult solve;  // iterations, cutbacks, factorizations, times (q moved out)
 };
 
 // The joint-mode extension of one method (the largest g's).
@@ -124,6 +151,7 @@ struct JointDynamicsResult {
   std::optional<TvdFigures> tvd;
   std::vector<MethodModes> joint_modes;
   std::vector<DynamicRun> runs;
+  std::optional<PreloadStart> preload;    // with preloads
   std::vector<DynamicRunResult> results;  // per run (those done)
   std::optional<size_t> reference;        // the runs' reference (once every run is done)
   std::optional<size_t> full_run;         // the full run, when it reached t_end
@@ -139,10 +167,13 @@ struct JointDynamicsSystem {
   int measure_dof = 0;                           // the measure's index in the state
   std::vector<int> output_dofs;                  // the output DOFs' (the measure's if none)
   std::vector<int> joint_pairs;                  // pairs per joint
+  VecX start;                                    // the state at t_start (x0; zero unpreloaded)
+  std::optional<PreloadStart> preload;           // with preloads (start: its solution)
 };
 
-// Builds the FE model and the full system (InputErrors at the options' keys). Progress: the
-// FE model's stages.
+// Builds the FE model and the full system (InputErrors at the options' keys) and solves the
+// preload step (its failure is in preload->status; the system's joints are then at the
+// failed state). Progress: the FE model's stages.
 JointDynamicsSystem BuildJointDynamicsSystem(const JointDynamicsOptions& options,
                                              Observer& observer);
 

@@ -1,5 +1,8 @@
 #include "analysis/joints.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/error.h"
 
 namespace jointdyn::analysis {
@@ -36,6 +39,32 @@ std::vector<joint::JointOperator> BuildJoints(const fe::FeModel& model,
         joint::JointLaws{.normal = spec.normal, .tangential = spec.friction}, options);
   }
   return operators;
+}
+
+JointFigures JointFiguresOf(std::span<const joint::JointOperator> joints) {
+  JointFigures f;
+  double squares = 0.0;
+  for (const joint::JointOperator& joint : joints) {
+    for (int p = 0; p < joint.num_pairs(); ++p) {
+      const joint::PairOutput pair = joint.Output(p);
+      squares += pair.gap * pair.gap;
+      f.max_pressure = std::max(f.max_pressure, pair.pressure);
+      switch (pair.state) {
+        case laws::ContactState::kOpen:
+          ++f.open_pairs;
+          break;
+        case laws::ContactState::kStick:
+          ++f.sticking_pairs;
+          break;
+        case laws::ContactState::kSlip:
+          ++f.slipping_pairs;
+          break;
+      }
+    }
+    f.normal_force += joint.NormalForce();
+  }
+  f.gap_norm = std::sqrt(squares);
+  return f;
 }
 
 }  // namespace jointdyn::analysis

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,15 @@ std::vector<joint::JointOperator> BuildJoints(const fe::FeModel& model,
                                               const solvers::SparseMatrix& mesh_rows,
                                               const joint::JointOptions& options,
                                               std::vector<int>& pairs);
+
+// The state of joints (over the pairs of all joints) after their last evaluation.
+struct JointFigures {
+  double gap_norm = 0.0;                                       // ||g||_2 [m]
+  double max_pressure = 0.0;                                   // [Pa]
+  double normal_force = 0.0;                                   // sum A p [N]
+  int open_pairs = 0, sticking_pairs = 0, slipping_pairs = 0;  // frictionless closed: slip
+};
+
+JointFigures JointFiguresOf(std::span<const joint::JointOperator> joints);
 
 }  // namespace jointdyn::analysis

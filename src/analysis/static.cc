@@ -132,32 +132,6 @@ std::vector<Reaction> Reactions(const fe::FeModel& model, const HeldGeometry& g,
   return out;
 }
 
-JointFigures Figures(std::span<const joint::JointOperator> joints) {
-  JointFigures f;
-  double squares = 0.0;
-  for (const joint::JointOperator& joint : joints) {
-    for (int p = 0; p < joint.num_pairs(); ++p) {
-      const joint::PairOutput pair = joint.Output(p);
-      squares += pair.gap * pair.gap;
-      f.max_pressure = std::max(f.max_pressure, pair.pressure);
-      switch (pair.state) {
-        case laws::ContactState::kOpen:
-          ++f.open_pairs;
-          break;
-        case laws::ContactState::kStick:
-          ++f.sticking_pairs;
-          break;
-        case laws::ContactState::kSlip:
-          ++f.slipping_pairs;
-          break;
-      }
-    }
-    f.normal_force += joint.NormalForce();
-  }
-  f.gap_norm = std::sqrt(squares);
-  return f;
-}
-
 // "step 2/4 (t = 2): 6 Newton iterations; 120 of 596 pairs closed (stick 100, slip 20),
 // max pressure 3.1e+07 Pa; bolt forces 1999.1 N, 2000.6 N" (the preload step: "preload
 // step: ...")
@@ -223,7 +197,7 @@ class StepSolver {
     for (joint::JointOperator& joint : joints_) (void)joint.Evaluate(path_.start);
     for (const Bolt& bolt : bolts_) step.bolt_forces.push_back(bolt.Force(path_.start));
     step.reactions = Reactions(model_, geometry_, step.solve.reactions);
-    step.joints = Figures(joints_);
+    step.joints = JointFiguresOf(joints_);
     result_.displacement = mesh_rows_ * path_.start;
     observer_.Note(StepNote(step, options_.steps, pairs_));
     result_.steps.push_back(std::move(step));

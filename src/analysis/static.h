@@ -80,14 +80,6 @@ struct Reaction {
   Vec3 point = Vec3::Zero();   // [m]
 };
 
-// The state of the joints at the end of a step (over the pairs of all joints).
-struct JointFigures {
-  double gap_norm = 0.0;                                       // ||g||_2 [m]
-  double max_pressure = 0.0;                                   // [Pa]
-  double normal_force = 0.0;                                   // sum A p [N]
-  int open_pairs = 0, sticking_pairs = 0, slipping_pairs = 0;  // frictionless closed: slip
-};
-
 struct StaticStep {
   int index = 0;                    // 1 .. steps; 0: the preload step
   double t = 0.0;                   // step parameter at its end

@@ -6,6 +6,7 @@
 #include "model/integrator_reader.h"
 #include "model/joint_mode_reader.h"
 #include "model/joints_reader.h"
+#include "model/preload_reader.h"
 #include "model/time_function_reader.h"
 
 namespace jointdyn::model {
@@ -13,7 +14,9 @@ namespace {
 
 void ReadJointsAndLoads(const ModelNode& root, analysis::JointDynamicsOptions& options) {
   options.joints = ReadJoints(root, options.fe);
-  for (const ModelNode& node : root.Maps("dynamic_loads")) {
+  // A preloaded joint may run without dynamic loads (it then stays at rest).
+  for (const ModelNode& node :
+       options.preloads.empty() ? root.Maps("dynamic_loads") : root.OptionalMaps("dynamic_loads")) {
     analysis::DynamicLoad load;
     load.loads = ReadFeLoads(node, options.fe);
     const ModelNode function = node.Map("function");
@@ -82,6 +85,13 @@ analysis::JointDynamicsOptions ReadJointDynamics(const ModelNode& root) {
   if (!options.fe.loads.empty())
     root.FailValue("loads", "(given)",
                    "joint_dynamics takes time-dependent loads from dynamic_loads; remove the key");
+  options.preloads = ReadBoltPreloads(root, options.fe);
+  if (const auto solver = root.OptionalMap("preload_solver")) {
+    if (options.preloads.empty())
+      root.FailValue("preload_solver", "(given)", "needs a bolt preload (key preload)");
+    ReadStaticSolver(*solver, options.preload_solver);
+    solver->Finish();
+  }
   ReadJointsAndLoads(root, options);
   ReadReduction(root, options);
   const ModelNode study = root.Map("study");

@@ -126,7 +126,8 @@ nlohmann::json RunSummary(const JointDynamicsOptions& options, const JointDynami
                       {"cpu_seconds", tr.cpu_seconds},
                       {"wall_seconds", rr.wall_seconds},
                       {"reduce_seconds", rr.reduce_seconds},
-                      {"pair_openings", rr.pair_openings}};
+                      {"pair_openings", rr.pair_openings},
+                      {"peak_velocity", rr.peak_velocity}};
   j["newton_iterations_per_step"] =
       tr.accepted_steps > 0 ? double(tr.newton_iterations) / tr.accepted_steps : 0.0;
   for (int c = 0; c < kCriteria; ++c) {
@@ -267,6 +268,9 @@ nlohmann::json JointDynamicsReport::Summary(const JointDynamicsResult& result) c
     if (!m.note.empty()) j["note"] = m.note;
   }
   if (!modes.is_null()) summary["joint_modes"] = modes;
+  if (result.preload && result.preload->status)
+    summary["preload"] = StaticStateSummary(result.preload->bolt_forces, result.preload->joints,
+                                            result.preload->solve);
   summary["modes"] = options_.modes;
   std::vector<std::string> methods;
   for (reduction::JointModeMethod m : options_.methods) methods.push_back(analysis::MethodKey(m));

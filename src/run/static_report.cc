@@ -25,24 +25,9 @@ nlohmann::json StepSummary(const analysis::StaticOptions& options, const StaticS
                          {"force_n", Vector(step.reactions[s].force)},
                          {"moment_nm", Vector(step.reactions[s].moment)},
                          {"about_m", Vector(step.reactions[s].point)}});
-  const joint::StaticResult& solve = step.solve;
-  return {{"step", step.index},
-          {"t", step.t},
-          {"reactions", reactions},
-          {"bolt_forces_n", step.bolt_forces},
-          {"gap_norm_m", step.joints.gap_norm},
-          {"open_pairs", step.joints.open_pairs},
-          {"sticking_pairs", step.joints.sticking_pairs},
-          {"slipping_pairs", step.joints.slipping_pairs},
-          {"max_pressure_pa", step.joints.max_pressure},
-          {"normal_force_n", step.joints.normal_force},
-          {"newton_iterations", solve.iterations},
-          {"increments", solve.load_steps},
-          {"cutbacks", solve.cutbacks},
-          {"factorizations", solve.factorizations},
-          {"reused_factorizations", solve.reused_factorizations},
-          {"residual_norm", solve.residual_norm},
-          {"seconds", solve.seconds}};
+  nlohmann::json summary = {{"step", step.index}, {"t", step.t}, {"reactions", reactions}};
+  summary.update(StaticStateSummary(step.bolt_forces, step.joints, step.solve));
+  return summary;
 }
 
 // Per prescribed support and translation component it holds: the reaction force against

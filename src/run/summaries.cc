@@ -99,4 +99,23 @@ nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_wor
           {"numerical_dissipation_relative", scale > 0.0 ? e.numerical_dissipation / scale : 0.0}};
 }
 
+nlohmann::json StaticStateSummary(const std::vector<double>& bolt_forces,
+                                  const analysis::JointFigures& joints,
+                                  const joint::StaticResult& solve) {
+  return {{"bolt_forces_n", bolt_forces},
+          {"gap_norm_m", joints.gap_norm},
+          {"open_pairs", joints.open_pairs},
+          {"sticking_pairs", joints.sticking_pairs},
+          {"slipping_pairs", joints.slipping_pairs},
+          {"max_pressure_pa", joints.max_pressure},
+          {"normal_force_n", joints.normal_force},
+          {"newton_iterations", solve.iterations},
+          {"increments", solve.load_steps},
+          {"cutbacks", solve.cutbacks},
+          {"factorizations", solve.factorizations},
+          {"reused_factorizations", solve.reused_factorizations},
+          {"residual_norm", solve.residual_norm},
+          {"seconds", solve.seconds}};
+}
+
 }  // namespace jointdyn::run

@@ -3,8 +3,11 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "analysis/joints.h"
 #include "core/status.h"
+#include "joint/static_solver.h"
 #include "lumped/lumped_system.h"
 #include "run/output_folder.h"
 #include "run/run_model.h"
@@ -42,5 +45,13 @@ void WriteFailedSummary(OutputFolder& folder, const std::string& message);
 // initial_stored, kinetic, stored, viscous_dissipation, law_dissipation,
 // numerical_dissipation, numerical_dissipation_relative.
 nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_work = 0.0);
+
+// A static solution's state (a load step, a preload step): bolt_forces_n, gap_norm_m,
+// open_pairs, sticking_pairs, slipping_pairs, max_pressure_pa, normal_force_n, and the
+// solver's newton_iterations, increments, cutbacks, factorizations, reused_factorizations,
+// residual_norm, seconds.
+nlohmann::json StaticStateSummary(const std::vector<double>& bolt_forces,
+                                  const analysis::JointFigures& joints,
+                                  const joint::StaticResult& solve);
 
 }  // namespace jointdyn::run

@@ -25,4 +25,22 @@ inline fe::FeModelSpec LapJoint() {
   return spec;
 }
 
+// The lap joint's blocks held together by a vertical beam bolt through the overlap instead
+// of the rigid `bolt`: its head and nut rigidly coupled to the upper block's inner end and
+// the lower block's, on the overlap's axis (beam 0, "head" to "nut", 8 mm steel).
+inline fe::FeModelSpec BoltedLapJoint() {
+  fe::FeModelSpec spec = LapJoint();
+  spec.couplings.resize(1);        // tip only: no rigid bolt
+  spec.reference_nodes.resize(1);  // tip
+  spec.reference_nodes.push_back({"head", Vec3(0.075, 0.025, 0.04), ""});
+  spec.reference_nodes.push_back({"nut", Vec3(0.075, 0.025, 0.0), ""});
+  spec.couplings.push_back({fe::CouplingKind::kRigid, "head", "upper_xmin"});
+  spec.couplings.push_back({fe::CouplingKind::kRigid, "nut", "lower_xmax"});
+  spec.beams = {{.a = "head",
+                 .b = "nut",
+                 .diameter = 8e-3,
+                 .material = {.youngs_modulus = 210e9, .poisson_ratio = 0.3}}};
+  return spec;
+}
+
 }  // namespace jointdyn::analysis::testing

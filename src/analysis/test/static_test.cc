@@ -177,26 +177,15 @@ class Recorder : public StaticObserver {
   std::vector<VecX> displacements;
 };
 
-// The lap joint's blocks held together by a vertical beam bolt through the overlap (its
-// head and nut rigidly coupled to the upper block's inner end and the lower block's, on
-// the overlap's axis), frictionless contact, the lower block clamped. A preload P: the
+// The lap joint's blocks held together by a vertical beam bolt through the overlap
+// (testing::BoltedLapJoint), frictionless contact, the lower block clamped. A preload P: the
 // bolt force is P, the contact carries P (the vertical equilibrium of the upper block, on
 // which only the bolt's axial force and the contact pressure act vertically), the clamp
 // nothing (the preload is internal); a next step without load keeps the state and P.
 TEST(Static, BoltPreloadIsTheBoltForceAndTheContactForce) {
   const double preload = 1000.0;  // [N]
   StaticOptions options;
-  options.fe = testing::LapJoint();
-  options.fe.couplings.resize(1);        // tip only: no rigid bolt
-  options.fe.reference_nodes.resize(1);  // tip
-  options.fe.reference_nodes.push_back({"head", Vec3(0.075, 0.025, 0.04), ""});
-  options.fe.reference_nodes.push_back({"nut", Vec3(0.075, 0.025, 0.0), ""});
-  options.fe.couplings.push_back({fe::CouplingKind::kRigid, "head", "upper_xmin"});
-  options.fe.couplings.push_back({fe::CouplingKind::kRigid, "nut", "lower_xmax"});
-  options.fe.beams = {{.a = "head",
-                       .b = "nut",
-                       .diameter = 8e-3,
-                       .material = {.youngs_modulus = 210e9, .poisson_ratio = 0.3}}};
+  options.fe = testing::BoltedLapJoint();
   options.joints = {
       {.contact = "joint",
        .normal = std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{.eps = 5e13})}};

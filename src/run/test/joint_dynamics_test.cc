@@ -5,6 +5,7 @@
 //     fields as PVD); without the full run the largest g is the reference;
 //   - the same model with a Newton that cannot converge: every run fails, each one is
 //     reported with where it failed, the results up to there are kept (exit code 3);
+//   - the lap joint with a preloaded beam bolt and no dynamic load: it stays at rest;
 //   - the README main example (examples/dynamics/friction_bar_step.yaml, reduced only) and
 //     the seed's dynamic study (examples/dynamics/friction_bar_dynamic_study.yaml): ctest
 //     label `long` (suites named ...Long, see CMakeLists.txt).
@@ -228,6 +229,59 @@ TEST(JointDynamics, FailedRunsAreReportedAndTheirResultsKept) {
 
 // The README main example: reduced only, g = 20 wPOD joint modes, T = 0.1 s (about 15 s:
 // label long).
+// The lap joint held by a leaning beam bolt instead of the rigid `bolt`, preloaded to 1 kN,
+// without dynamic loads (the key may then be left out): the summary reports the preload
+// step (bolt force P to 1e-12, the Newton figures) and every run stays at rest from it (the
+// CMS run with one more coordinate: the preload mode). Model file to summary.json; the
+// analysis test (analysis/test/fe_analyses_test.cc) checks the velocities against |u0|.
+TEST(JointDynamics, PreloadedJointWithoutLoadsStaysAtRest) {
+  const std::string mesh =
+      (test_paths::SourceDir() / "tests" / "models" / "lap_joint.msh").string();
+  const StudyRun run = RunText("preloaded", "analysis: joint_dynamics\nmesh: {file: " + mesh + R"(}
+materials:
+  lower: &steel {E: 210.0e9, nu: 0.3, rho: 7850.0}
+  upper: *steel
+reference_nodes:
+  - {name: tip, at: upper_xmax}
+  - {name: head, position: [0.079, 0.025, 0.04]}
+  - {name: nut, position: [0.075, 0.025, 0.0]}
+supports:
+  - {set: lower_xmin}
+couplings:
+  - {type: rigid, reference: tip, set: upper_xmax}
+  - {type: rigid, reference: head, set: upper_xmin}
+  - {type: rigid, reference: nut, set: lower_xmax}
+beams:
+  - {nodes: [head, nut], diameter: 8.0e-3, material: *steel}
+preload:
+  - {beam: [head, nut], force: 1000.0}
+contact:
+  - {name: joint, slave: upper_joint, master: lower_joint, search_distance: 1.0e-4}
+joints:
+  - contact: joint
+    normal: {type: linear, eps: 5.0e13}
+    friction: {type: coulomb, dim: 2, c1: 9.5e12, c2: 5.0e11, mu: 0.15}
+reduction: {boundary: [tip], vibration_modes: 4, joint_modes: {contact: joint}}
+study:
+  full: true
+  methods: [wpod_tvd]
+  modes: [0, 8]
+  measure: {node: tip, component: uz}
+integrator: {scheme: hht, alpha: -0.3, dt: 1.0e-5, t_end: 2.0e-4}
+)");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.message;
+  const nlohmann::json& preload = run.summary["preload"];
+  EXPECT_NEAR(preload["bolt_forces_n"][0].get<double>(), 1000.0, 1e-9);
+  EXPECT_GT(preload["newton_iterations"].get<int>(), 0);
+  EXPECT_GT(preload["slipping_pairs"].get<int>(), 0);
+  EXPECT_LT(preload["residual_norm"].get<double>(), 1e-14);
+  EXPECT_EQ(RunNamed(run.summary, "cms")["coordinates"], 11);
+  for (const nlohmann::json& r : run.summary["runs"]) {
+    EXPECT_EQ(r["rejected_steps"], 0) << r["name"];
+    EXPECT_LT(r["peak_velocity"].get<double>(), 1e-12) << r["name"];  // [m/s]
+  }
+}
+
 TEST(JointDynamicsLong, FrictionBarStepExample) {
   const StudyRun run = RunExample("friction_bar_step.yaml");
   ASSERT_TRUE(run.outcome.ok) << run.outcome.message;
