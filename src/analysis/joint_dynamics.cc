@@ -70,10 +70,10 @@ struct Study {
 // The preload step (analysis/bolts.h) on the full model's stiffness with `joints` (their
 // committed history is the preloaded one after it): the preloaded state `start`, the bolts
 // locked there, whose load joins `loads` as a constant.
-PreloadStart SolvePreload(const JointDynamicsOptions& options, const fe::FeModel& model,
-                          const solvers::SparseMatrix& stiffness,
-                          std::span<joint::JointOperator> joints,
-                          std::vector<joint::TimedLoad>& loads, VecX& start) {
+PreloadStart PreloadStep(const JointDynamicsOptions& options, const fe::FeModel& model,
+                         const solvers::SparseMatrix& stiffness,
+                         std::span<joint::JointOperator> joints,
+                         std::vector<joint::TimedLoad>& loads, VecX& start) {
   std::vector<Bolt> bolts = MakeBolts(options.preloads, options.fe, model, model.dofs->transform());
   const Eigen::Index n = stiffness.rows();
   PreloadStart preload;
@@ -119,7 +119,7 @@ void BuildFullSystem(const JointDynamicsOptions& options, JointDynamicsSystem& b
     std::vector<joint::JointOperator> preloaded =
         BuildJoints(model, options.joints, mesh_rows, {}, pairs);
     built.preload =
-        SolvePreload(options, model, matrices.stiffness.sparse(), preloaded, loads, built.start);
+        PreloadStep(options, model, matrices.stiffness.sparse(), preloaded, loads, built.start);
     for (size_t j = 0; j < operators.size(); ++j) operators[j].CopyHistory(preloaded[j]);
   }
   built.system = std::make_unique<joint::JointedSystem>(std::move(matrices), std::move(operators),

@@ -59,13 +59,19 @@ JointContact BuildJointContact(const fe::FeModel& model, const JointModeSpec& sp
   return contact;
 }
 
+const std::string& PreloadSpec::Centre(const fe::FeModelSpec& fe) const {
+  return loads.empty() ? fe.beams.at(bolts.at(0).beam).a : loads.front().node;
+}
+
 PreloadSolution SolvePreload(const fe::FeModel& model, const solvers::SparseMatrix& stiffness,
-                             const JointContact& contact, const PreloadSpec& spec) {
+                             const JointContact& contact, const PreloadSpec& spec,
+                             const std::vector<Bolt>& bolts) {
   PreloadSolution preload;
-  preload.load = fe::AssembleLoads(model, spec.loads);
+  preload.stiffness = WithoutBoltStiffness(stiffness, bolts);
+  preload.load = fe::AssembleLoads(model, spec.loads) + BoltLoad(bolts, true, stiffness.rows());
   std::vector<joint::JointOperator> joints;
   joints.push_back(contact.Operator(contact.relative));
-  preload.full = joint::SolveStatic(stiffness, joints, preload.load, spec.solver);
+  preload.full = joint::SolveStatic(preload.stiffness, joints, preload.load, spec.solver);
   if (!preload.full.status) {
     preload.full.status.message =
         "preload: the full static solution failed: " + preload.full.status.message;

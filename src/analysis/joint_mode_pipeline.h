@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bolts.h"
 #include "analysis/observer.h"
 #include "core/status.h"
 #include "core/types.h"
@@ -64,11 +65,15 @@ enum class PreloadTvds {
 // The preload of a reduction (model file: reduction.preload).
 struct PreloadSpec {
   std::vector<fe::NodeLoad> loads;  // the preload forces f_PL, one preload mode for all of them
+  std::vector<BoltPreload> bolts;   // and/or preloaded beam bolts (analysis/bolts.h)
   PreloadTvds tvds = PreloadTvds::kPreloadRelated;
   joint::StaticOptions solver;  // load_steps
   double compare_radius = 0.0;  // [m] the pairs within this distance of the first load's
-                                // reference node (in the pair's plane) are compared with
-                                // the reduced solutions; 0: all pairs
+                                // reference node (or the first bolt's first node, in the
+                                // pair's plane) are compared with the reduced solutions;
+                                // 0: all pairs
+  // That reference node's name (`fe`: the beams of the bolts).
+  const std::string& Centre(const fe::FeModelSpec& fe) const;
 };
 
 // The key of a joint-mode method in run names and files: wpod_tvd, pod_tvd, pod_forces.
@@ -96,15 +101,19 @@ JointContact BuildJointContact(const fe::FeModel& model, const JointModeSpec& sp
 // Stage 2: the preload state of the full model and its preload mode.
 struct PreloadSolution {
   joint::StaticResult full;              // x_PL on the independent DOFs
-  VecX load;                             // T^T f_PL [N]
+  solvers::SparseMatrix stiffness;       // K of the preload's static solutions (the bolts'
+                                         // axial stiffness replaced by their preloads)
+  VecX load;                             // T^T f_PL and the bolts' preloads [N]
   VecX mode;                             // phi_PL = x_PL / sqrt(x_PL^T K x_PL)
   std::vector<joint::PairOutput> pairs;  // the contact state at x_PL
 };
 
-// `stiffness` K on the independent DOFs. The model must be held (K positive definite with
-// the joint; the caller checks, e.g. by the rigid-body modes of its reduction basis).
+// `stiffness` K on the independent DOFs, `bolts` those of spec.bolts on them. The model
+// must be held (K positive definite with the joint; the caller checks, e.g. by the
+// rigid-body modes of its reduction basis).
 PreloadSolution SolvePreload(const fe::FeModel& model, const solvers::SparseMatrix& stiffness,
-                             const JointContact& contact, const PreloadSpec& spec);
+                             const JointContact& contact, const PreloadSpec& spec,
+                             const std::vector<Bolt>& bolts);
 
 // The reduced static solution x = V q for a basis V (n x r on the independent DOFs): dense
 // V^T K V, the joint on R T V, load V^T f; the pair states at x.

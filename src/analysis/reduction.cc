@@ -35,11 +35,12 @@ FullComparison CompareFull(const fe::FeModel& model, int count, int rigid_modes,
 
 // The preload state of reduced models (seed 003 fig. 4.12) against the full one.
 Status ComparePreload(const ReductionOptions& options, const fe::FeModel& model,
-                      const solvers::SparseMatrix& stiffness, const reduction::ReductionBasis& cms,
-                      JointReduction& joint, Observer& observer) {
+                      const reduction::ReductionBasis& cms, JointReduction& joint,
+                      Observer& observer) {
   const Clock::time_point start = Clock::now();
   const PreloadSpec& preload = *options.preload;
-  joint.radii = PairRadii(model, joint.contact.contact_index, preload.loads.front().node);
+  const std::string& centre = preload.Centre(options.fe);
+  joint.radii = PairRadii(model, joint.contact.contact_index, centre);
   for (Eigen::Index p = 0; p < joint.radii.size(); ++p)
     if (preload.compare_radius == 0.0 || joint.radii(p) <= preload.compare_radius)
       joint.compared.push_back(static_cast<int>(p));
@@ -52,8 +53,8 @@ Status ComparePreload(const ReductionOptions& options, const fe::FeModel& model,
   std::string errors;
   for (const auto& [name, label, basis] : cases) {
     JointReduction::Case c{name, label, basis->size(),
-                           SolveReducedStatic(basis->vectors, stiffness, joint.contact,
-                                              joint.preload->load, preload.solver),
+                           SolveReducedStatic(basis->vectors, joint.preload->stiffness,
+                                              joint.contact, joint.preload->load, preload.solver),
                            0.0};
     if (!c.solution.result.status)
       return Status::Failure("reduced preload solution with the " + label + ": " +
@@ -65,7 +66,7 @@ Status ComparePreload(const ReductionOptions& options, const fe::FeModel& model,
   }
   joint.compare_seconds = Seconds(start);
   observer.Note("preload pressure error over " + std::to_string(joint.compared.size()) +
-                " pairs around " + preload.loads.front().node + ":" + errors);
+                " pairs around " + centre + ":" + errors);
   return Status::Ok();
 }
 
@@ -81,7 +82,9 @@ JointReduction ReduceJoint(const ReductionOptions& options, const ReductionResul
   if (options.preload) {
     observer.Progress("preload, full nonlinear static solution", 0, 1);
     const Clock::time_point start = Clock::now();
-    joint.preload = SolvePreload(result.model, stiffness, joint.contact, *options.preload);
+    joint.preload = SolvePreload(result.model, stiffness, joint.contact, *options.preload,
+                                 MakeBolts(options.preload->bolts, options.fe, result.model,
+                                           result.model.dofs->transform()));
     preload_seconds = Seconds(start);
     observer.Progress("preload, full nonlinear static solution", 1, 1);
     if (!joint.preload->full.status) {
@@ -97,7 +100,7 @@ JointReduction ReduceJoint(const ReductionOptions& options, const ReductionResul
   observer.Progress("joint modes", 1, 1);
   joint.stage.times.preload = preload_seconds;
   if (joint.stage.status && joint.preload)
-    joint.stage.status = ComparePreload(options, result.model, stiffness, cms, joint, observer);
+    joint.stage.status = ComparePreload(options, result.model, cms, joint, observer);
   return joint;
 }
 
@@ -111,6 +114,11 @@ void CheckOptions(const ReductionOptions& options, const fe::FeModel& model) {
   if (options.preload && !options.joint_modes)
     throw InputError("reduction.preload", "(given)",
                      "needs joint_modes (its contact and normal_law; modes: 0 for none)");
+  if (options.preload) {
+    if (options.preload->loads.empty() && options.preload->bolts.empty())
+      throw InputError("reduction.preload", "(given)", "needs loads, bolts or both");
+    ValidatePreloads(options.preload->bolts, options.fe);
+  }
 }
 
 // The final basis and its reduced K and M without joint modes: Craig-Bampton's, or its

@@ -85,7 +85,7 @@ analysis::JointDynamicsOptions ReadJointDynamics(const ModelNode& root) {
   if (!options.fe.loads.empty())
     root.FailValue("loads", "(given)",
                    "joint_dynamics takes time-dependent loads from dynamic_loads; remove the key");
-  options.preloads = ReadBoltPreloads(root, options.fe);
+  options.preloads = ReadBoltPreloads(root, "preload", options.fe);
   if (const auto solver = root.OptionalMap("preload_solver")) {
     if (options.preloads.empty())
       root.FailValue("preload_solver", "(given)", "needs a bolt preload (key preload)");

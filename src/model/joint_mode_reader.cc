@@ -4,6 +4,7 @@
 
 #include "model/fe_reader.h"
 #include "model/law_registry.h"
+#include "model/preload_reader.h"
 
 namespace jointdyn::model {
 
@@ -61,7 +62,8 @@ analysis::JointModeSpec ReadJointModeSpec(
 
 analysis::PreloadSpec ReadPreloadSpec(const ModelNode& node, const fe::FeModelSpec& fe) {
   analysis::PreloadSpec spec;
-  spec.loads = ReadFeLoads(node, fe);
+  if (node.Has("loads") || !node.Has("bolts")) spec.loads = ReadFeLoads(node, fe);
+  spec.bolts = ReadBoltPreloads(node, "bolts", fe);
   if (node.Has("tvds"))
     spec.tvds = node.Enum<analysis::PreloadTvds>(
         "tvds", {{"preload_related", analysis::PreloadTvds::kPreloadRelated},

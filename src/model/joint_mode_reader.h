@@ -4,7 +4,8 @@
 //   joint_modes: {contact: joint, normal_law: {type: linear, eps: 5.0e13},
 //                 method: wpod_tvd | pod_tvd | pod_forces, modes: 40 | ratio: 0.98,
 //                 deflection: 1.0e-6, block_size: 256, tangential_stiffness: 1.0e13}
-//   preload:     {loads: [{node: pl1_top, force: [0, 0, -6000]}, ..],
+//   preload:     {loads: [{node: pl1_top, force: [0, 0, -6000]}, ..] and/or
+//                 bolts: [{beam: [bolt_top, bolt_bottom], force: 2000}, ..],
 //                 tvds: preload_related | all, load_steps: 1, compare_radius: 0.02}
 //
 // The schema is in docs/model_files.md.

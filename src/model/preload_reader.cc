@@ -5,10 +5,10 @@
 
 namespace jointdyn::model {
 
-std::vector<analysis::BoltPreload> ReadBoltPreloads(const ModelNode& root,
+std::vector<analysis::BoltPreload> ReadBoltPreloads(const ModelNode& parent, const std::string& key,
                                                     const fe::FeModelSpec& fe) {
   std::vector<analysis::BoltPreload> preloads;
-  for (const ModelNode& node : root.OptionalMaps("preload")) {
+  for (const ModelNode& node : parent.OptionalMaps(key)) {
     const std::vector<std::string> names = node.Strings("beam");
     const auto beam = std::find_if(fe.beams.begin(), fe.beams.end(), [&](const fe::BeamSpec& b) {
       return names.size() == 2 &&

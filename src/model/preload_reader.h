@@ -3,6 +3,7 @@
 // docs/model_files.md.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "analysis/bolts.h"
@@ -12,9 +13,10 @@
 
 namespace jointdyn::model {
 
-// preload: [{beam: [a, b], force}]: the beam of fe.beams between reference nodes a and b
-// (either order) preloaded by `force` [N] > 0; each beam once.
-std::vector<analysis::BoltPreload> ReadBoltPreloads(const ModelNode& root,
+// `key` (preload; bolts in reduction.preload): [{beam: [a, b], force}]: the beam of
+// fe.beams between reference nodes a and b (either order) preloaded by `force` [N] > 0;
+// each beam once.
+std::vector<analysis::BoltPreload> ReadBoltPreloads(const ModelNode& node, const std::string& key,
                                                     const fe::FeModelSpec& fe);
 
 // increments, max_cutbacks, max_iterations, residual_tolerance, increment_tolerance of

@@ -48,7 +48,7 @@ analysis::StaticOptions ReadStatic(const ModelNode& root) {
       root.Has("joints") ? ReadJoints(root, options.fe) : std::vector<analysis::JointSpec>{};
   options.loads.push_back({.loads = std::exchange(options.fe.loads, {})});  // used from here
   if (root.Has("gravity")) options.loads.front().gravity = ReadVec3(root, "gravity");
-  options.preloads = ReadBoltPreloads(root, options.fe);
+  options.preloads = ReadBoltPreloads(root, "preload", options.fe);
   ReadSolver(root, options);
   if (options.prescribed.empty() && options.loads.front().loads.empty() &&
       options.preloads.empty() && options.loads.front().gravity == Vec3::Zero())

@@ -259,7 +259,7 @@ void WriteJointResults(OutputFolder& folder, const analysis::ReductionOptions& s
     columns.push_back("pressure_" + c.name + "_pa");
   io::CsvWriter csv(folder.File("preload_pressure.csv"), columns);
   io::PlotSpec plot{
-      "Contact pressure around " + spec.preload->loads.front().node + " under the preload",
+      "Contact pressure around " + spec.preload->Centre(spec.fe) + " under the preload",
       "distance from the axis r [m]",
       "contact pressure p [Pa]",
       false,
@@ -331,6 +331,7 @@ nlohmann::json JointSummary(const analysis::ReductionOptions& spec,
                      {"seconds", c.solution.result.seconds}});
   summary["preload"] = {
       {"loads", int(spec.preload->loads.size())},
+      {"bolts", int(spec.preload->bolts.size())},
       {"tvds", spec.preload->tvds == analysis::PreloadTvds::kAll ? "all" : "preload_related"},
       {"full",
        {{"iterations", full.iterations},
