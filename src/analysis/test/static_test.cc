@@ -208,5 +208,36 @@ TEST(Static, BoltPreloadIsTheBoltForceAndTheContactForce) {
             1e-10 * u0.lpNorm<Eigen::Infinity>());
 }
 
+// A preload on a cut section (seed 003 section 4.2 cuts the screw's shank and loads the
+// cut): the two faces of the cut (here the lap joint's touching faces, as if the two blocks
+// were the halves of a shank) each rigidly coupled to a reference node 1 mm off the cut on
+// its own side, joined by a short beam, the beam preloaded. The blocks are clamped at their
+// far ends; the section carries P along its axis, and each clamp the same P (the only force
+// along z on its block besides the section's), opposite.
+TEST(Static, PreloadOnACutSectionIsCarriedByTheClamps) {
+  const double preload = 1000.0;  // [N]
+  StaticOptions options;
+  options.fe = testing::LapJoint();
+  options.fe.reference_nodes = {{"cut_upper", Vec3(0.075, 0.025, 0.021), ""},
+                                {"cut_lower", Vec3(0.075, 0.025, 0.019), ""}};
+  options.fe.couplings = {{fe::CouplingKind::kRigid, "cut_upper", "upper_joint"},
+                          {fe::CouplingKind::kRigid, "cut_lower", "lower_joint"}};
+  options.fe.contacts.clear();
+  options.fe.supports = {{.set = "lower_xmin"}, {.set = "upper_xmax"}};
+  options.fe.beams = {{.a = "cut_lower",
+                       .b = "cut_upper",
+                       .diameter = 8e-3,
+                       .material = {.youngs_modulus = 210e9, .poisson_ratio = 0.3}}};
+  options.preloads = {{.beam = 0, .force = preload}};
+  const StaticResult result = Solve(options);
+  ASSERT_TRUE(result.status.ok) << result.status.message;
+  const StaticStep& preloaded = result.steps.at(0);
+  EXPECT_NEAR(preloaded.bolt_forces.at(0), preload, 1e-12 * preload);
+  EXPECT_NEAR(preloaded.reactions[0].force.z(), -preload, 1e-8 * preload);
+  EXPECT_NEAR(preloaded.reactions[1].force.z(), preload, 1e-8 * preload);
+  EXPECT_LT((preloaded.reactions[0].force + preloaded.reactions[1].force).norm(), 1e-8 * preload);
+  EXPECT_NEAR(result.steps.at(1).bolt_forces.at(0), preload, 1e-8 * preload);  // locked
+}
+
 }  // namespace
 }  // namespace jointdyn::analysis
