@@ -68,25 +68,24 @@ struct Study {
 };
 
 // The preload step (analysis/bolts.h) on the full model's stiffness with `joints` (their
-// committed history is the preloaded one after it): the preloaded state `start`, the bolts
-// locked there, whose load joins `loads` as a constant.
+// committed history is the preloaded one after it): the preloaded state, the bolts locked
+// there, whose load joins `loads` as a constant.
 PreloadStart PreloadStep(const JointDynamicsOptions& options, const fe::FeModel& model,
                          const solvers::SparseMatrix& stiffness,
                          std::span<joint::JointOperator> joints,
-                         std::vector<joint::TimedLoad>& loads, VecX& start) {
+                         std::vector<joint::TimedLoad>& loads) {
   std::vector<Bolt> bolts = MakeBolts(options.preloads, options.fe, model, model.dofs->transform());
   const Eigen::Index n = stiffness.rows();
   PreloadStart preload;
   preload.solve = joint::SolveStatic(WithoutBoltStiffness(stiffness, bolts), joints,
                                      BoltLoad(bolts, true, n), options.preload_solver);
   preload.status = preload.solve.status;
-  start = std::move(preload.solve.q);
   if (!preload.status) return preload;
-  LockBolts(bolts, start);
-  for (joint::JointOperator& joint : joints) (void)joint.Evaluate(start);
-  for (const Bolt& bolt : bolts) preload.bolt_forces.push_back(bolt.Force(start));
+  preload.state = std::move(preload.solve.q);
+  LockBolts(bolts, preload.state);
+  for (joint::JointOperator& joint : joints) (void)joint.Evaluate(preload.state);
+  for (const Bolt& bolt : bolts) preload.bolt_forces.push_back(bolt.Force(preload.state));
   preload.joints = JointFiguresOf(joints);
-  preload.state = start;
   loads.push_back({BoltLoad(bolts, false, n), time::TimeFunction::Constant(1.0)});
   return preload;
 }
@@ -113,13 +112,11 @@ void BuildFullSystem(const JointDynamicsOptions& options, JointDynamicsSystem& b
     loads.push_back({fe::AssembleLoads(model, options.loads[i].loads,
                                        "dynamic_loads[" + std::to_string(i) + "].loads"),
                      options.loads[i].function});
-  built.start = VecX::Zero(matrices.stiffness.rows());
   if (!options.preloads.empty()) {
     std::vector<int> pairs;
     std::vector<joint::JointOperator> preloaded =
         BuildJoints(model, options.joints, mesh_rows, {}, pairs);
-    built.preload =
-        PreloadStep(options, model, matrices.stiffness.sparse(), preloaded, loads, built.start);
+    built.preload = PreloadStep(options, model, matrices.stiffness.sparse(), preloaded, loads);
     for (size_t j = 0; j < operators.size(); ++j) operators[j].CopyHistory(preloaded[j]);
   }
   built.system = std::make_unique<joint::JointedSystem>(std::move(matrices), std::move(operators),
@@ -140,20 +137,6 @@ std::pair<MatX, VecX> WithStart(MatX v, const VecX& x0, const solvers::SparseMat
   VecX q0(c.size() + 1);
   q0 << c, norm;
   return {std::move(v), q0};
-}
-
-// "preload step: 12 Newton iterations; 9 of 9 pairs closed (stick 9, slip 0), normal force
-// 1000 N; bolt forces 1000 N"
-std::string PreloadNote(const PreloadStart& preload, int pairs) {
-  const JointFigures& f = preload.joints;
-  std::string note =
-      "preload step: " + std::to_string(preload.solve.iterations) + " Newton iterations; " +
-      std::to_string(pairs - f.open_pairs) + " of " + std::to_string(pairs) +
-      " pairs closed (stick " + std::to_string(f.sticking_pairs) + ", slip " +
-      std::to_string(f.slipping_pairs) + "), normal force " + FormatValue(f.normal_force) + " N";
-  for (size_t b = 0; b < preload.bolt_forces.size(); ++b)
-    note += (b == 0 ? "; bolt forces " : ", ") + FormatValue(preload.bolt_forces[b]) + " N";
-  return note;
 }
 
 // The CMS basis and the joint modes of every method (for the reduced runs).
@@ -362,8 +345,10 @@ JointDynamicsResult RunJointDynamics(const JointDynamicsOptions& options,
   const std::vector<reduction::BoundaryDof> boundary =
       BoundaryDofs(model, options.cms.boundary, options.cms.vibration_modes);
   result.preload = std::move(built.preload);
+  const int size = built.system->size();
+  const bool preloaded = result.preload && result.preload->status;
   Study study{std::move(built.system),
-              std::move(built.start),
+              preloaded ? result.preload->state : VecX::Zero(size),
               built.measure_dof,
               built.output_dofs,
               {},
@@ -387,7 +372,9 @@ JointDynamicsResult RunJointDynamics(const JointDynamicsOptions& options,
     }
     int pairs = 0;
     for (int p : result.joint_pairs) pairs += p;
-    observer.Note(PreloadNote(*result.preload, pairs));
+    const PreloadStart& preload = *result.preload;
+    observer.Note(
+        StaticStateNote("preload step", preload.solve, preload.joints, pairs, preload.bolt_forces));
     result.times["preload"] = result.preload->solve.seconds;
   }
 

@@ -129,7 +129,7 @@ struct PreloadStart {
   Status status;                    // the preload step's (a failure stops the study)
   std::vector<double> bolt_forces;  // axial force per preloaded bolt [N] (tension > 0)
   JointFigures joints;
-  VecX state;                 // x0 on the independent DOFs [m, rad]
+  VecX state;                 // x0 on the independent DOFs [m, rad] (empty on failure)
   joint::StaticResult solve;  // iterations, cutbacks, factorizations, times (q moved out)
 };
 
@@ -167,8 +167,7 @@ struct JointDynamicsSystem {
   int measure_dof = 0;                           // the measure's index in the state
   std::vector<int> output_dofs;                  // the output DOFs' (the measure's if none)
   std::vector<int> joint_pairs;                  // pairs per joint
-  VecX start;                                    // the state at t_start (x0; zero unpreloaded)
-  std::optional<PreloadStart> preload;           // with preloads (start: its solution)
+  std::optional<PreloadStart> preload;           // with preloads: the runs' start
 };
 
 // Builds the FE model and the full system (InputErrors at the options' keys) and solves the

@@ -67,4 +67,20 @@ JointFigures JointFiguresOf(std::span<const joint::JointOperator> joints) {
   return f;
 }
 
+std::string StaticStateNote(const std::string& what, const joint::StaticResult& solve,
+                            const JointFigures& joints, int pairs,
+                            const std::vector<double>& bolt_forces) {
+  std::string note = what + ": " + std::to_string(solve.iterations) + " Newton iterations";
+  if (solve.cutbacks > 0) note += ", " + std::to_string(solve.cutbacks) + " cutbacks";
+  if (pairs > 0)
+    note += "; " + std::to_string(pairs - joints.open_pairs) + " of " + std::to_string(pairs) +
+            " pairs closed (stick " + std::to_string(joints.sticking_pairs) + ", slip " +
+            std::to_string(joints.slipping_pairs) + "), max pressure " +
+            FormatValue(joints.max_pressure) + " Pa, normal force " +
+            FormatValue(joints.normal_force) + " N";
+  for (size_t b = 0; b < bolt_forces.size(); ++b)
+    note += (b == 0 ? "; bolt forces " : ", ") + FormatValue(bolt_forces[b]) + " N";
+  return note;
+}
+
 }  // namespace jointdyn::analysis

@@ -132,27 +132,6 @@ std::vector<Reaction> Reactions(const fe::FeModel& model, const HeldGeometry& g,
   return out;
 }
 
-// "step 2/4 (t = 2): 6 Newton iterations; 120 of 596 pairs closed (stick 100, slip 20),
-// max pressure 3.1e+07 Pa; bolt forces 1999.1 N, 2000.6 N" (the preload step: "preload
-// step: ...")
-std::string StepNote(const StaticStep& step, int steps, int pairs) {
-  const JointFigures& f = step.joints;
-  std::string note = step.index == 0
-                         ? std::string("preload step")
-                         : "step " + std::to_string(step.index) + "/" + std::to_string(steps) +
-                               " (t = " + FormatValue(step.t) + ")";
-  note += ": " + std::to_string(step.solve.iterations) + " Newton iterations";
-  if (step.solve.cutbacks > 0) note += ", " + std::to_string(step.solve.cutbacks) + " cutbacks";
-  if (pairs > 0)
-    note += "; " + std::to_string(pairs - f.open_pairs) + " of " + std::to_string(pairs) +
-            " pairs closed (stick " + std::to_string(f.sticking_pairs) + ", slip " +
-            std::to_string(f.slipping_pairs) + "), max pressure " + FormatValue(f.max_pressure) +
-            " Pa";
-  for (size_t b = 0; b < step.bolt_forces.size(); ++b)
-    note += (b == 0 ? "; bolt forces " : ", ") + FormatValue(step.bolt_forces[b]) + " N";
-  return note;
-}
-
 // The steps of a run: the state, the stiffness and joints on it, and what loads it.
 class StepSolver {
  public:
@@ -199,7 +178,11 @@ class StepSolver {
     step.reactions = Reactions(model_, geometry_, step.solve.reactions);
     step.joints = JointFiguresOf(joints_);
     result_.displacement = mesh_rows_ * path_.start;
-    observer_.Note(StepNote(step, options_.steps, pairs_));
+    observer_.Note(StaticStateNote(preload ? std::string("preload step")
+                                           : "step " + std::to_string(k) + "/" +
+                                                 std::to_string(options_.steps) +
+                                                 " (t = " + FormatValue(step.t) + ")",
+                                   step.solve, step.joints, pairs_, step.bolt_forces));
     result_.steps.push_back(std::move(step));
     observer_.Step(result_.steps.back(), joints_, result_.displacement);
     return Status::Ok();

@@ -216,9 +216,10 @@ TEST(JointDynamicsAnalysis, PreloadedSystemCarriesTheFrictionHistory) {
   const JointDynamicsSystem built = BuildJointDynamicsSystem(options, quiet);
   ASSERT_TRUE(built.preload && built.preload->status);
   EXPECT_GT(built.preload->joints.slipping_pairs, 0);
-  const VecX x1 = 0.5 * built.start, zero = VecX::Zero(x1.size());
+  const VecX& x0 = built.preload->state;
+  const VecX x1 = 0.5 * x0, zero = VecX::Zero(x1.size());
   VecX f_system;
-  const time::StepPoint point{.t = 0.0, .dt = 1e-5, .q = &x1, .v = &zero, .q_start = &built.start};
+  const time::StepPoint point{.t = 0.0, .dt = 1e-5, .q = &x1, .v = &zero, .q_start = &x0};
   ASSERT_TRUE(built.system->InternalForce(point, f_system, nullptr, nullptr).ok);
 
   const fe::FeModel& model = built.model;
