@@ -92,6 +92,7 @@ Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
   const laws::NormalLaw& normal = *laws_.normal;
   const double onset = normal.contact_onset_gap();
   const double band_end = onset + options_.touch_band;
+  const bool bilateral = normal.bilateral();
   const std::span<const double> committed(committed_);
   const std::span<double> trial(trial_);
   laws::ContactResponse response;
@@ -122,7 +123,8 @@ Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
       response.stored_energy = p.stored_energy;
     }
     Vec2 slip = in.slip;
-    if (response.pressure <= 0.0) {  // open: no traction, offset follows, virgin history
+    // Open: no traction, the offset follows, virgin history.
+    if (!bilateral && response.pressure <= 0.0) {
       slip.setZero();
       trial_offset_.segment<2>(2 * i) = z_.segment<2>(3 * i);
       if (point_) point_->InitState(trial.subspan(i * state_size_, state_size_));
@@ -207,7 +209,7 @@ double JointOperator::opening_energy() const { return opening_energy_.sum(); }
 
 int JointOperator::CountInContact() const {
   int count = 0;
-  for (int i = 0, n = num_pairs(); i < n; ++i) count += stresses_(3 * i + 2) < 0.0 ? 1 : 0;
+  for (const laws::ContactState state : states_) count += state != laws::ContactState::kOpen;
   return count;
 }
 

@@ -16,7 +16,8 @@
 // eq. 3.87 / D.31 with Theta = -(R V)^T A (seed sign: Q_nl = -f, v = [tau1, tau2, p]) and
 // the Jacobian (R V)^T A D (R V) is Theta D Phi^MS; full and reduced run the same code.
 //
-// Open pairs (p = 0) carry no traction. Their tangential offset follows the relative
+// Open pairs (p = 0) carry no traction; a bilateral (bonded) normal law has none, its
+// pairs carry tension and keep their friction history. Their tangential offset follows the relative
 // displacement and their friction history is reset to the virgin state, so a pair that
 // closes starts from zero slip in stick (eq. 3.80). A pair at or just above the contact
 // onset (g in [onset, onset + touch_band]) gets the normal tangent of the closed side
@@ -129,7 +130,7 @@ class JointOperator {
   std::span<const Mat3> tangents() const { return tangents_; }  // D_i [Pa/m]
   const VecX& stresses() const { return stresses_; }            // t_i = [tau1, tau2, -p] [Pa]
   const VecX& kinematics() const { return kinematics_; }        // [s1, s2, g] per pair [m]
-  int CountInContact() const;                                   // pairs with p > 0
+  int CountInContact() const;  // closed pairs: p > 0, or every pair of a bonded law
   // sum_i A_i (normal + tangential recoverable energy of the laws) [J]: the penalty and
   // stick-spring energy of the trial state.
   double StoredEnergy() const { return stored_energy_; }

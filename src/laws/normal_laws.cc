@@ -117,6 +117,16 @@ NormalResponse LinearPenaltyLaw::Evaluate(double gap, double /*gap_rate*/) const
   return stages_.Evaluate(gap);
 }
 
+BondedLaw::BondedLaw(const BondedParams& params) : params_(params) {
+  RequirePositive("eps", params.eps);
+}
+
+NormalResponse BondedLaw::Evaluate(double gap, double /*gap_rate*/) const {
+  return {.pressure = -params_.eps * gap,
+          .d_pressure_d_gap = -params_.eps,
+          .stored_energy = 0.5 * params_.eps * gap * gap};
+}
+
 namespace {
 
 const MultiStageLinearParams& ValidatedMultiStage(const MultiStageLinearParams& params) {

@@ -1,10 +1,12 @@
 // Normal contact laws p(g, g_dot) (normal_law.h): the penalty family of seed 003
 // (section 2.4.2, derivatives in appendix E.2), the Lankarani-Nikravesh spring-damper of
-// seed 002 (eq. 9) and the unilateral law with static preload of seed 004 (eq. 13).
+// seed 002 (eq. 9) and the unilateral law with static preload of seed 004 (eq. 13); and the
+// bilateral bonded law of a tied interface.
 //
 // Sign convention (normal_law.h): g > 0 open, g < 0 penetration, p > 0 in compression.
-// Every law returns exactly p = 0 (and zero tangents and energy) for g >= onset, never a
-// negative pressure, and stored_energy = int_g^onset p(g', 0) dg' in closed form.
+// Every contact law returns exactly p = 0 (and zero tangents and energy) for g >= onset,
+// never a negative pressure, and stored_energy = int_g^onset p(g', 0) dg' in closed form
+// (the bonded law: the same energy, and tension for g > 0).
 //
 // Shared kernels: the linear, multi-stage linear and preload laws are one piecewise-
 // linear pressure (LinearStages); the power and Lankarani-Nikravesh laws share the
@@ -63,6 +65,27 @@ class LinearPenaltyLaw final : public NormalLaw {
  private:
   LinearPenaltyParams params_;
   detail::LinearStages stages_;
+};
+
+// Bonded (tied) interface: a bilateral linear spring p = eps (-g) for every gap, tension
+// (p < 0) when the surfaces are pulled apart. With a stiff eps (and the tangential
+// "elastic" law) a joint acts as the surfaces glued together: the limit eps -> inf is the
+// merged (conforming) mesh, approached as O(1 / eps).
+struct BondedParams {
+  double eps = 0.0;  // normal stiffness [Pa/m], > 0
+};
+
+class BondedLaw final : public NormalLaw {
+ public:
+  explicit BondedLaw(const BondedParams& params);
+
+  std::string_view type() const override { return "bonded"; }
+  double contact_onset_gap() const override { return 0.0; }
+  bool bilateral() const override { return true; }
+  NormalResponse Evaluate(double gap, double gap_rate) const override;
+
+ private:
+  BondedParams params_;
 };
 
 // Multi-stage linear penalty with any number of stages (generalizes seed 003, eq. 2.107):

@@ -52,4 +52,21 @@ Status ViscoelasticLaw::Evaluate(const TangentialInput& in, std::span<const doub
   return Status::Ok();
 }
 
+ElasticLaw::ElasticLaw(const ElasticParams& params, int dim) : k_(params.k), dim_(dim) {
+  RequireDim(dim);
+  RequirePositive("k", params.k);
+}
+
+Status ElasticLaw::Evaluate(const TangentialInput& in, std::span<const double> /*committed*/,
+                            std::span<double> /*trial*/, TangentialResponse& out) const {
+  const Mat2 mask = DimMask(dim_);
+  const Vec2 s = mask * in.slip;
+  out = TangentialResponse{};
+  out.traction = k_ * s;
+  out.d_traction_d_slip = k_ * mask;
+  out.stored_energy = 0.5 * k_ * s.squaredNorm();
+  out.state = ContactState::kStick;
+  return Status::Ok();
+}
+
 }  // namespace jointdyn::laws

@@ -17,6 +17,9 @@
 // History (4 doubles): the slip s_n and the branch stress sigma_n at the end of the
 // committed increment. Stored energy: 0.5 k_inf |s|^2 + 0.5 f1 |sigma|^2 (the dampers
 // store nothing).
+//
+// The elastic law is the parallel spring alone (no branch): tau = k s, rate independent,
+// no history, for the tangential side of a bonded (tied) interface.
 #pragma once
 
 #include <string_view>
@@ -61,6 +64,26 @@ class ViscoelasticLaw final : public TangentialLaw {
   double k_inf_;       // parallel spring [Pa/m]
   double compliance_;  // branch spring compliance f1 = 1/k1 [m/Pa], 0 for a pure damper
   double c_;           // branch damper [Pa s/m]
+  int dim_;
+};
+
+struct ElasticParams {
+  double k = 0.0;  // tangential stiffness [Pa/m], > 0
+};
+
+class ElasticLaw final : public TangentialLaw {
+ public:
+  ElasticLaw(const ElasticParams& params, int dim);  // type "elastic"
+
+  std::string_view type() const override { return "elastic"; }
+  int dim() const override { return dim_; }
+  int state_size() const override { return 0; }
+  bool rate_independent() const override { return true; }
+  Status Evaluate(const TangentialInput& in, std::span<const double> committed,
+                  std::span<double> trial, TangentialResponse& out) const override;
+
+ private:
+  double k_;  // [Pa/m]
   int dim_;
 };
 

@@ -176,6 +176,18 @@ std::vector<TangentialSpec> MakeTangentialSpecs() {
        "{k_inf: 2.0e10, k1: 1.0e11, c1: 1.0e7}",
        3e-6,
        1e6});
+  specs.push_back({"elastic",
+                   "Elastic spring tau = k s, no slip (ignores p): the tangential side of a "
+                   "bonded interface",
+                   "a tied contact; the Zener solid without its branch",
+                   true,
+                   {{"k", ParamKind::kNumber, kStiffness, "> 0", "tangential stiffness"}},
+                   Tangential<laws::ElasticLaw>(+[](const ParamValues& v) {
+                     return laws::ElasticParams{.k = v.number("k")};
+                   }),
+                   "{k: 1.0e14}",
+                   3e-6,
+                   1e6});
   specs.push_back(
       {"bristle",
        "Bristle friction with history variables: stick force mu_v v + mu_k dx_stick up to "
@@ -252,6 +264,17 @@ std::vector<NormalSpec> MakeNormalSpecs() {
                      return laws::LinearPenaltyParams{.eps = v.number("eps")};
                    }),
                    "{eps: 4.0e11}",
+                   2.5e-6});
+  specs.push_back({"bonded",
+                   "Bonded (tied) interface: bilateral p = eps (-g) for every gap, tension "
+                   "when pulled apart; never separates",
+                   "a tied contact; eps -> inf is the merged mesh",
+                   false,
+                   {{"eps", ParamKind::kNumber, kStiffness, "> 0", "normal stiffness"}},
+                   Normal<laws::BondedLaw>(+[](const ParamValues& v) {
+                     return laws::BondedParams{.eps = v.number("eps")};
+                   }),
+                   "{eps: 1.0e14}",
                    2.5e-6});
   specs.push_back(
       {"multi_stage_linear",

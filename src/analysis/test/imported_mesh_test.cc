@@ -2,13 +2,15 @@
 // an Abaqus .inp and as Nastran bulk data (nodes relabelled, the C3D20 and CHEXA node orders
 // derived here from each format's edge list, not from the readers' tables) has the
 // eigenfrequencies of the same box generated in memory; a hex20 lap joint written as a
-// Gmsh, an Abaqus and a Nastran file has one static solution with contact.
+// Gmsh, an Abaqus and a Nastran file has one static solution with contact; bonded, it
+// tends to the merged (conforming) lap joint as 1 / eps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -18,6 +20,7 @@
 #include "fe/structured_mesh.h"
 #include "fe/test/mesh_file_test.h"
 #include "laws/normal_laws.h"
+#include "laws/viscoelastic.h"
 
 namespace jointdyn::analysis {
 namespace {
@@ -364,6 +367,94 @@ TEST(StaticAnalysis, LapJointFromMshInpAndBdfGivesTheSameSolution) {
     }
     EXPECT_LT(difference, 1e-10 * largest) << file;
   }
+}
+
+// `lap` with the upper block's joint nodes merged into the coincident lower ones and
+// removed: one conforming body. `kept[n]` is the merged mesh's node of lap node n.
+fe::Mesh MergedLapJoint(const fe::Mesh& lap, std::vector<int>& kept) {
+  std::vector<int> into(lap.num_nodes());
+  for (int n = 0; n < lap.num_nodes(); ++n) into[n] = n;
+  for (int u : lap.node_sets.at("upper_joint"))
+    for (int l : lap.node_sets.at("lower_joint"))
+      if ((lap.nodes.row(u) - lap.nodes.row(l)).norm() < 1e-12) into[u] = l;
+  std::vector<int> index(lap.num_nodes(), -1);
+  fe::Mesh merged = lap;
+  int count = 0;
+  for (int n = 0; n < lap.num_nodes(); ++n)
+    if (into[n] == n) merged.nodes.row(index[n] = count++) = lap.nodes.row(n);
+  merged.nodes.conservativeResize(count, 3);
+  kept.resize(lap.num_nodes());
+  for (int n = 0; n < lap.num_nodes(); ++n) kept[n] = index[into[n]];
+  for (fe::ElementBlock& block : merged.blocks)
+    for (int& n : block.connectivity) n = kept[n];
+  for (auto& [name, faces] : merged.face_sets)
+    for (int& n : faces.connectivity) n = kept[n];
+  merged.node_sets.clear();
+  return merged;
+}
+
+// Linear limit of a bonded joint: the lap joint (no bolt) held only by a bonded interface
+// (bilateral normal law, elastic tangential law, both of stiffness eps), its tip pushed
+// down 20 um, tends to the linear solution of the merged mesh as O(1 / eps): the error
+// drops tenfold per decade of eps, and the Richardson extrapolation of two stiffnesses
+// agrees with the merged mesh to O(1 / eps^2).
+TEST(StaticAnalysis, BondedJointTendsToTheMergedMesh) {
+  const fe::Mesh lap = HexLapJoint();
+  std::vector<int> kept;
+  const fe::Mesh merged_mesh = MergedLapJoint(lap, kept);
+  // The 2 x 2 quad8 faces of the overlap have 5 x 5 - 4 nodes.
+  ASSERT_EQ(merged_mesh.num_nodes(), lap.num_nodes() - 21);
+  std::map<std::string, std::string> names = {{"lower", "lower"}, {"upper", "upper"}};
+  for (const auto& [set, nodes] : lap.node_sets) names[set] = set;
+  const auto options = [&](const std::filesystem::path& file, double eps) {
+    StaticOptions o = LapJointStatic(file, names, 1.0);
+    o.fe.reference_nodes.resize(1);  // tip; no bolt
+    o.fe.couplings.resize(1);
+    o.steps = 1;
+    if (eps == 0.0) {
+      o.fe.contacts.clear();
+      o.joints.clear();
+    } else {
+      o.joints[0].normal = std::make_shared<laws::BondedLaw>(laws::BondedParams{.eps = eps});
+      o.joints[0].friction = std::make_shared<laws::ElasticLaw>(laws::ElasticParams{.k = eps}, 2);
+    }
+    return o;
+  };
+  StaticObserver quiet;
+  const StaticResult merged =
+      RunStatic(options(WriteMsh(merged_mesh, "jointdyn_merged", 1), 0.0), quiet);
+  ASSERT_TRUE(merged.status.ok) << merged.status.message;
+  const std::filesystem::path file = WriteMsh(lap, "jointdyn_bonded", 1);
+  const double scale = merged.displacement.lpNorm<Eigen::Infinity>();
+  const auto error = [&](const VecX& u) {
+    double e = 0.0;
+    for (int n = 0; n < lap.num_nodes(); ++n)
+      e = std::max(e, (u.segment<3>(3 * n) - merged.displacement.segment<3>(3 * kept[n]))
+                          .lpNorm<Eigen::Infinity>());
+    return e / scale;
+  };
+  std::vector<double> errors;
+  std::vector<VecX> solutions;
+  for (const double eps : {1e14, 1e15, 1e16, 1e17, 1e18}) {
+    const StaticResult bonded = RunStatic(options(file, eps), quiet);
+    ASSERT_TRUE(bonded.status.ok) << bonded.status.message;
+    EXPECT_EQ(bonded.steps[0].joints.open_pairs, 0);
+    EXPECT_EQ(bonded.steps[0].joints.sticking_pairs, bonded.joint_pairs[0]);
+    solutions.push_back(bonded.displacement);
+    errors.push_back(error(bonded.displacement));
+    std::cout << "eps " << eps << ": max |u - u_merged| / max |u_merged| " << errors.back()
+              << ", tip reaction " << bonded.steps[0].reactions[1].force.z() << " N (merged "
+              << merged.steps[0].reactions[1].force.z() << " N)\n";
+  }
+  // Measured: 1.8e-3, 2.0e-4, 2.0e-5, 2.1e-6, 2.1e-7 (ratios 8.8, 9.8, 10.0, 10.0).
+  for (size_t i = 0; i + 1 < errors.size(); ++i) {
+    EXPECT_GT(errors[i] / errors[i + 1], 8.0) << i;
+    EXPECT_LT(errors[i] / errors[i + 1], 10.5) << i;
+  }
+  EXPECT_LT(errors.back(), 3e-7);
+  const double richardson = error((10.0 * solutions[4] - solutions[3]) / 9.0);
+  std::cout << "Richardson extrapolation of eps 1e17 and 1e18: " << richardson << "\n";
+  EXPECT_LT(richardson, 1e-8);
 }
 
 }  // namespace

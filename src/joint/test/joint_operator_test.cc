@@ -12,6 +12,7 @@
 #include "joint/test/joint_test_util.h"
 #include "laws/coulomb.h"
 #include "laws/normal_laws.h"
+#include "laws/viscoelastic.h"
 
 namespace jointdyn::joint {
 namespace {
@@ -296,6 +297,32 @@ TEST(JointOperator, CountsOpeningsAndTheLawEnergyTheyDrop) {
   joint.ResetHistory();
   EXPECT_EQ(joint.openings(), 0);
   EXPECT_EQ(joint.opening_energy(), 0.0);
+}
+
+// A bonded joint (bilateral normal law, elastic tangential law) never opens: lifted and
+// shifted, every pair stays closed, pulls the bodies together with eps * lift and resists
+// the shift with k * shift, and nothing opens when committed.
+TEST(JointOperator, BondedPairsCarryTensionAndNeverOpen) {
+  const fe::Mesh mesh = TwoBoxes();
+  ContactKinematics k = Interface(mesh);
+  JointOperator joint(
+      k.relative, k.initial_gap, k.area,
+      {.normal = std::make_shared<laws::BondedLaw>(laws::BondedParams{.eps = 1e6}),
+       .tangential = std::make_shared<laws::ElasticLaw>(laws::ElasticParams{.k = 1e5}, 2)});
+  VecX u = VecX::Zero(k.relative.cols());
+  for (int node : mesh.blocks[1].connectivity) u.segment<3>(3 * node) = Vec3(4e-3, -1e-3, 1e-3);
+  ASSERT_TRUE(joint.Evaluate(u).ok);
+  EXPECT_EQ(joint.CountInContact(), joint.num_pairs());
+  for (int i = 0; i < joint.num_pairs(); ++i) {
+    const PairOutput out = joint.Output(i);
+    ASSERT_EQ(out.state, laws::ContactState::kStick);
+    ASSERT_NEAR(out.pressure, -1e6 * 1e-3, 1e-9);  // tension
+    ASSERT_NEAR(out.tau1, 1e5 * 4e-3, 1e-9);
+    ASSERT_NEAR(out.tau2, -1e5 * 1e-3, 1e-9);
+  }
+  EXPECT_NEAR(joint.NormalForce(), -1e3 * k.area.sum(), 1e-9);
+  joint.Commit();
+  EXPECT_EQ(joint.openings(), 0);
 }
 
 TEST(JointOperator, TouchingPairsCarryTheClosedSideTangentButNoPressure) {

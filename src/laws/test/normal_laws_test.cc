@@ -99,6 +99,28 @@ TEST(NormalLaws, LinearMatchesSeedEq2_106) {
   EXPECT_EQ(law.Evaluate(1e-9, 0.0).pressure, 0.0);
 }
 
+// The bonded law is the linear penalty in compression and its mirror in tension: the
+// same stiffness, a negative pressure and the same energy for g > 0; only it is bilateral.
+TEST(NormalLaws, BondedIsTheLinearPenaltyCarryingTension) {
+  const BondedLaw bonded({.eps = kTableA.eps});
+  const LinearPenaltyLaw linear(kTableA);
+  EXPECT_TRUE(bonded.bilateral());
+  EXPECT_FALSE(linear.bilateral());
+  for (const double g : {-1e-4, -2.5e-6, -1e-9, 0.0, 1e-9, 2.5e-6, 1e-4}) {
+    const NormalResponse r = bonded.Evaluate(g, 1.0);
+    EXPECT_EQ(r.pressure, -kTableA.eps * g) << g;
+    EXPECT_EQ(r.d_pressure_d_gap, -kTableA.eps) << g;
+    EXPECT_EQ(r.d_pressure_d_gap_rate, 0.0) << g;
+    if (g < 0.0) {
+      EXPECT_EQ(r.pressure, linear.Evaluate(g, 0.0).pressure) << g;
+    }
+    ExpectRelative(r.stored_energy, bonded.Evaluate(-g, 0.0).stored_energy, kRoundoff, "energy", g);
+    ExpectRelative(r.stored_energy, 0.5 * kTableA.eps * g * g, kRoundoff, "energy", g);
+  }
+  EXPECT_LT(bonded.Evaluate(1e-6, 0.0).pressure, 0.0);
+  EXPECT_THROW(BondedLaw({.eps = 0.0}), InputError);
+}
+
 TEST(NormalLaws, TwoStageMatchesSeedEq2_107) {
   const MultiStageLinearLaw law(kTableB);
   const double e0 = 1.33e11, e1 = 6.67e11, g0 = 0.0, g1 = -1.25e-6;

@@ -61,6 +61,10 @@ std::vector<TangentialCase> Cases() {
     for (int dim : {1, 2})
       cases.push_back({model.name + "_" + std::to_string(dim) + "d",
                        [make = model.make, dim] { return make(dim); }, 1e-5, 1e6, 1e-4});
+  for (int dim : {1, 2})
+    cases.push_back({"elastic_" + std::to_string(dim) + "d",
+                     [dim] { return std::make_unique<ElasticLaw>(ElasticParams{.k = 1e11}, dim); },
+                     1e-5, 1e6, 1e-4});
   return cases;
 }
 
@@ -188,6 +192,30 @@ TEST(Viscoelastic, IgnoresPressure) {
     EXPECT_EQ(ra.traction, rb.traction);
     EXPECT_EQ(rb.d_traction_d_pressure, Vec2::Zero());
   }
+}
+
+// The elastic law is the Zener solid without a branch: tau = k s at any rate and pressure,
+// the energy of the spring, no dissipation and no stick/slip.
+TEST(Viscoelastic, ElasticIsASpringIgnoringRateAndPressure) {
+  const ElasticLaw law({.k = 3e11}, 2);
+  EXPECT_TRUE(law.rate_independent());
+  EXPECT_EQ(law.state_size(), 0);
+  for (const double p : {-1e6, 0.0, 1e6})
+    for (const double dt : {0.0, 1e-3}) {
+      TangentialResponse r;
+      ASSERT_TRUE(law.Evaluate({Vec2(2e-6, -1e-6), p, dt}, {}, {}, r).ok);
+      EXPECT_EQ(r.traction, Vec2(6e5, -3e5));
+      EXPECT_EQ(r.d_traction_d_slip, 3e11 * Mat2::Identity());
+      EXPECT_EQ(r.d_traction_d_pressure, Vec2::Zero());
+      EXPECT_NEAR(r.stored_energy, 0.5 * 3e11 * 5e-12, 1e-15);
+      EXPECT_EQ(r.state, ContactState::kStick);
+    }
+  const ElasticLaw one_d({.k = 3e11}, 1);
+  TangentialResponse r;
+  ASSERT_TRUE(one_d.Evaluate({Vec2(2e-6, -1e-6), 1e6, 0.0}, {}, {}, r).ok);
+  EXPECT_EQ(r.traction, Vec2(6e5, 0.0));
+  EXPECT_THROW(ElasticLaw({.k = 0.0}, 2), InputError);
+  EXPECT_THROW(ElasticLaw({.k = 1e11}, 3), InputError);
 }
 
 TEST(Viscoelastic, RejectsBadParameters) {
