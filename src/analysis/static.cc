@@ -23,6 +23,7 @@ class LoadHistory {
     for (size_t i = 0; i < options.loads.size(); ++i) {
       const StepLoad& load = options.loads[i];
       VecX f = fe::AssembleNodeLoads(model, load.loads, "loads[" + std::to_string(i) + "].loads");
+      f += fe::AssemblePressureLoads(model, load.pressures, "pressures");
       if (load.gravity != Vec3::Zero()) f += fe::GravityLoad(model, load.gravity);
       loads_.push_back(extended.transpose() * f);
     }

@@ -48,10 +48,12 @@ struct PrescribedMotion {
   StepValue value;
 };
 
-// Forces and moments on reference nodes [N, N m] and the weight in an acceleration field
-// (gravity [m/s^2], fe::GravityLoad) times a factor [-] (a number: the factor at t = steps).
+// Forces and moments on reference nodes [N, N m], pressures on surfaces [Pa] and the weight
+// in an acceleration field (gravity [m/s^2], fe::GravityLoad) times a factor [-] (a
+// number: the factor at t = steps).
 struct StepLoad {
   std::vector<fe::NodeLoad> loads;
+  std::vector<fe::PressureLoad> pressures;
   Vec3 gravity = Vec3::Zero();
   StepValue factor{.value = 1.0};
 };

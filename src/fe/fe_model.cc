@@ -11,7 +11,9 @@
 #include "fe/beam.h"
 #include "fe/contact_surface.h"
 #include "fe/gmsh_mesh.h"
+#include "fe/mesh_faces.h"
 #include "fe/nastran_bdf.h"
+#include "fe/shape_functions.h"
 
 namespace jointdyn::fe {
 namespace {
@@ -344,6 +346,33 @@ VecX GravityLoad(const FeModel& model, const Vec3& acceleration) {
     VecX reference = VecX::Zero(model.reference_mass.rows());
     for (Eigen::Index r = 0; r < reference.size(); r += 6) reference.segment<3>(r) = acceleration;
     f.tail(reference.size()) = model.reference_mass * reference;
+  }
+  return f;
+}
+
+VecX AssemblePressureLoads(const FeModel& model, const std::vector<PressureLoad>& loads,
+                           const std::string& key) {
+  VecX f = VecX::Zero(model.dofs->num_dofs());
+  ShapeValues shape;
+  VecX xi;
+  for (size_t i = 0; i < loads.size(); ++i) {
+    const std::string at = key + "[" + std::to_string(i) + "].set";
+    if (model.mesh.dim != 3)
+      throw InputError(at, loads[i].set,
+                       "pressures need a 3D mesh (in 2D, load the edge through a reference node)");
+    const FaceSet& faces = Surface(model.mesh, at, loads[i].set).faces;
+    const QuadratureRule rule = Quadrature(faces.type, 6);  // N times the normal, curved faces
+    for (int face = 0; face < faces.size(); ++face) {
+      const MatX x = FaceCoordinates(model.mesh, faces, face);
+      for (int q = 0; q < rule.size(); ++q) {
+        xi = rule.points.row(q).transpose();
+        EvaluateShape(faces.type, xi.data(), shape);
+        const Vec3 force =
+            -loads[i].pressure * rule.weights[q] * FaceNormal(faces.type, x, xi.data());
+        for (int a = 0; a < shape.n.size(); ++a)
+          f.segment<3>(3 * faces.face(face)[a]) += shape.n(a) * force;
+      }
+    }
   }
   return f;
 }

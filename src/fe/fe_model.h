@@ -66,6 +66,14 @@ struct NodeLoad {
   Vec3 moment = Vec3::Zero();  // [N m]
 };
 
+// A uniform pressure on a surface of a 3D mesh: a face set, else the boundary faces of a
+// node set (as contact surfaces). Positive pushes into the body, against the outward
+// normal.
+struct PressureLoad {
+  std::string set;
+  double pressure = 0.0;  // [Pa]
+};
+
 // One component of a reference node, e.g. the measure of a study: tip.uz.
 struct ReferenceDof {
   std::string node;   // a reference node's name
@@ -172,6 +180,12 @@ std::map<std::string, double> BlockMasses(const FeModel& model);
 // beams [N] (its sum over the nodes is the total mass times the acceleration). A 2D model
 // takes the in-plane components.
 VecX GravityLoad(const FeModel& model, const Vec3& acceleration);
+// The consistent nodal forces of `loads` on all DOFs: f_a = -p int N_a n dA over each
+// surface (n outward; their sum is -p times the vector area). Throws InputError at
+// "<key>[i].set" for a set that is no surface, and for a 2D model (whose edges would need
+// the blocks' thickness: load it through reference nodes).
+VecX AssemblePressureLoads(const FeModel& model, const std::vector<PressureLoad>& loads,
+                           const std::string& key);
 // e_x^T M e_x [kg]: the mass the model moves with in a rigid translation.
 double TranslationalMass(const FeModel& model);
 

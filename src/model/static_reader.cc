@@ -19,6 +19,16 @@ analysis::StepValue ReadStepValue(const ModelNode& node, const std::string& key)
   return value;
 }
 
+// `pressures`: [{set, pressure}] on face sets (or node sets' boundary faces) [Pa].
+std::vector<fe::PressureLoad> ReadPressures(const ModelNode& root) {
+  std::vector<fe::PressureLoad> pressures;
+  for (const ModelNode& entry : root.OptionalMaps("pressures")) {
+    pressures.push_back({.set = entry.String("set"), .pressure = entry.Double("pressure")});
+    entry.Finish();
+  }
+  return pressures;
+}
+
 void ReadSolver(const ModelNode& root, analysis::StaticOptions& options) {
   const auto node = root.OptionalMap("static");
   if (!node) return;
@@ -48,13 +58,15 @@ analysis::StaticOptions ReadStatic(const ModelNode& root) {
       root.Has("joints") ? ReadJoints(root, options.fe) : std::vector<analysis::JointSpec>{};
   options.loads.push_back({.loads = std::exchange(options.fe.loads, {})});  // used from here
   if (root.Has("gravity")) options.loads.front().gravity = ReadVec3(root, "gravity");
+  options.loads.front().pressures = ReadPressures(root);
   options.preloads = ReadBoltPreloads(root, "preload", options.fe);
   ReadSolver(root, options);
-  if (options.prescribed.empty() && options.loads.front().loads.empty() &&
-      options.preloads.empty() && options.loads.front().gravity == Vec3::Zero())
+  const analysis::StepLoad& load = options.loads.front();
+  if (options.prescribed.empty() && load.loads.empty() && load.pressures.empty() &&
+      options.preloads.empty() && load.gravity == Vec3::Zero())
     root.FailValue("loads", "",
-                   "nothing loads the model: give loads, gravity, a support with a value (a "
-                   "prescribed displacement) or a bolt preload");
+                   "nothing loads the model: give loads, pressures, gravity, a support with a "
+                   "value (a prescribed displacement) or a bolt preload");
   root.Finish();
   return options;
 }

@@ -102,5 +102,34 @@ TEST(StaticRun, WritesConsistentReactionsPairsAndFields) {
   EXPECT_NEAR(sum / count, -1e-5, 1e-15);
 }
 
+// A pressure and a bonded joint from the model file: the tip face of the lap joint pushed
+// along the joint by 1 MPa, the blocks bonded (no bolt needed): the clamp carries p times
+// the face's area (0.05 x 0.02 m), every pair sticks and none opens.
+TEST(StaticRun, PressureOnABondedJointIsCarriedByTheClamp) {
+  const auto out = std::filesystem::temp_directory_path() / "jointdyn_static_bonded";
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  std::string keys = testing::LapJointKeys();
+  const std::string laws =
+      "    normal: {type: linear, eps: 5.0e13}\n"
+      "    friction: {type: coulomb, dim: 2, c1: 9.5e12, c2: 5.0e11, mu: 0.15}\n";
+  ASSERT_NE(keys.find(laws), std::string::npos);
+  keys.replace(keys.find(laws), laws.size(),
+               "    normal: {type: bonded, eps: 1.0e15}\n"
+               "    friction: {type: elastic, dim: 2, k: 1.0e15}\n");
+  std::ofstream(out / "model.yaml") << "analysis: static\n"
+                                    << keys << "pressures: [{set: upper_xmax, pressure: 1.0e6}]\n";
+  const RunOutcome outcome = RunModelFile(out / "model.yaml", out);
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  std::ifstream in(out / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  const nlohmann::json& step = summary["steps"][0];
+  const double expected = 1e6 * 0.05 * 0.02;
+  EXPECT_NEAR(step["reactions"][0]["force_n"][0].get<double>(), expected, 1e-8 * expected);
+  EXPECT_NEAR(step["reactions"][0]["force_n"][2].get<double>(), 0.0, 1e-8 * expected);
+  EXPECT_EQ(step["open_pairs"].get<int>(), 0);
+  EXPECT_EQ(step["sticking_pairs"].get<int>(), 9);
+}
+
 }  // namespace
 }  // namespace jointdyn::run
