@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analysis/fe_setup.h"
+#include "analysis/static_basis.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/stop.h"
@@ -133,7 +134,10 @@ std::vector<Reaction> Reactions(const fe::FeModel& model, const HeldGeometry& g,
   return out;
 }
 
-// The steps of a run: the state, the stiffness and joints on it, and what loads it.
+// The steps of a run: the state, the stiffness and joints on it, and what loads it. The
+// Newton solve runs on the extended state [q; h] (full) or on the coordinates x of the basis
+// W (reduced: x_ext = W x, analysis/static_basis.h); the joints and bolts on the extended
+// state give the outputs and the reactions at x_ext.
 class StepSolver {
  public:
   StepSolver(const StaticOptions& options, StaticResult& result, StaticObserver& observer)
@@ -151,20 +155,42 @@ class StepSolver {
     result.free_dofs = model_.dofs->num_free_dofs();
     result.held_dofs = static_cast<int>(model_.dofs->held_dofs().size());
     for (int p : result.joint_pairs) pairs_ += p;
-    path_.start = VecX::Zero(stiffness_.rows());
-    path_.start_load = VecX::Zero(stiffness_.rows());
     for (int h = 0; h < result.held_dofs; ++h) path_.held.push_back(result.free_dofs + h);
+    Start(stiffness_.rows());
     result.displacement = VecX::Zero(model_.dofs->num_mesh_dofs());
+  }
+
+  // Solves on the basis of options.reduction from here on.
+  Status Reduce() {
+    const Clock::time_point start = Clock::now();
+    StaticBasis basis =
+        BuildStaticBasis(*options_.reduction, options_.prescribed, model_, stiffness_, observer_);
+    if (!basis.status) return basis.status;
+    reduced_.emplace(Reduced{.w = std::move(basis.w), .joints = {}});
+    for (const joint::JointOperator& joint : joints_)
+      reduced_->joints.emplace_back(joint.relative().Compose(reduced_->w), joint.initial_gap(),
+                                    joint.area(), joint.laws(), joint.options());
+    path_.held = std::move(basis.held);
+    Start(reduced_->w.cols());
+    result_.basis = basis.description;
+    result_.coordinates = static_cast<int>(reduced_->w.cols());
+    result_.basis_seconds = Seconds(start);
+    observer_.Note("reduced: " + basis.description + ", " + std::to_string(result_.coordinates) +
+                   " coordinates");
+    return Status::Ok();
   }
 
   // Step k (0: the preload step) from the last state; records it in the result.
   Status Step(int k) {
     const bool preload = k == 0;
-    path_.end_load = history_.Load(k) + BoltLoad(bolts_, preload, stiffness_.rows());
-    path_.end_values = history_.HeldValues(*model_.dofs, k);
+    const VecX load = history_.Load(k) + BoltLoad(bolts_, preload, stiffness_.rows());
+    path_.end_load = Project(load);
+    path_.end_values = HeldValues(k);
     StaticStep step{.index = k, .t = static_cast<double>(k)};
-    step.solve = joint::SolveStatic(preload ? WithoutBoltStiffness(stiffness_, bolts_) : stiffness_,
-                                    joints_, path_, options_.solver);
+    const SparseMatrix unbolted =
+        preload ? WithoutBoltStiffness(stiffness_, bolts_) : SparseMatrix();
+    const SparseMatrix& stiffness = preload ? unbolted : stiffness_;
+    step.solve = Solve(stiffness);
     if (!step.solve.status)
       return Status::Failure((preload
                                   ? std::string("the preload step (t = 0)")
@@ -172,13 +198,15 @@ class StepSolver {
                                         " -> " + std::to_string(k) + ")") +
                              ": " + step.solve.status.message);
     path_.start = std::move(step.solve.q);
-    if (preload) LockBolts(bolts_, path_.start);
-    path_.start_load = history_.Load(k) + BoltLoad(bolts_, false, stiffness_.rows());
-    for (joint::JointOperator& joint : joints_) (void)joint.Evaluate(path_.start);
-    for (const Bolt& bolt : bolts_) step.bolt_forces.push_back(bolt.Force(path_.start));
-    step.reactions = Reactions(model_, geometry_, step.solve.reactions);
+    const VecX state = reduced_ ? VecX(reduced_->w * path_.start) : path_.start;
+    if (preload) LockBolts(bolts_, state);
+    path_.start_load = Project(history_.Load(k) + BoltLoad(bolts_, false, stiffness_.rows()));
+    for (size_t j = 0; reduced_ && j < joints_.size(); ++j)
+      joints_[j].CopyHistory(reduced_->joints[j]);
+    step.reactions = Reactions(model_, geometry_, HeldResidual(stiffness, state, load));
+    for (const Bolt& bolt : bolts_) step.bolt_forces.push_back(bolt.Force(state));
     step.joints = JointFiguresOf(joints_);
-    result_.displacement = mesh_rows_ * path_.start;
+    result_.displacement = mesh_rows_ * state;
     observer_.Note(StaticStateNote(preload ? std::string("preload step")
                                            : "step " + std::to_string(k) + "/" +
                                                  std::to_string(options_.steps) +
@@ -190,6 +218,50 @@ class StepSolver {
   }
 
  private:
+  struct Reduced {
+    MatX w;                                    // the basis of the extended state
+    std::vector<joint::JointOperator> joints;  // on R W
+  };
+
+  void Start(Eigen::Index size) {
+    path_.start = VecX::Zero(size);
+    path_.start_load = VecX::Zero(size);
+  }
+
+  VecX Project(const VecX& extended) const {
+    return reduced_ ? VecX(reduced_->w.transpose() * extended) : extended;
+  }
+
+  // The held entries of the solved state at t = k: the held DOFs, or the prescribed
+  // supports' amplitudes.
+  VecX HeldValues(int k) const {
+    if (!reduced_) return history_.HeldValues(*model_.dofs, k);
+    VecX values(options_.prescribed.size());
+    for (size_t s = 0; s < options_.prescribed.size(); ++s)
+      values(static_cast<Eigen::Index>(s)) = options_.prescribed[s].value.At(k, options_.steps);
+    return values;
+  }
+
+  joint::StaticResult Solve(const SparseMatrix& stiffness) {
+    if (!reduced_) return joint::SolveStatic(stiffness, joints_, path_, options_.solver);
+    const MatX& w = reduced_->w;
+    const MatX projected = w.transpose() * (stiffness * w);
+    return joint::SolveStatic(MatX(0.5 * (projected + projected.transpose())), reduced_->joints,
+                              path_, options_.solver);
+  }
+
+  // The forces the supports apply at the extended state (the joints evaluated there): the
+  // held rows of K x + sum f_j - f.
+  VecX HeldResidual(const SparseMatrix& stiffness, const VecX& state, const VecX& load) {
+    VecX residual = stiffness * state - load, force;
+    for (joint::JointOperator& joint : joints_) {
+      (void)joint.Evaluate(state);
+      joint.Forces(force);
+      residual += force;
+    }
+    return residual.tail(result_.held_dofs);
+  }
+
   const StaticOptions& options_;
   StaticResult& result_;
   StaticObserver& observer_;
@@ -199,6 +271,7 @@ class StepSolver {
   const LoadHistory history_;
   const HeldGeometry geometry_;
   std::vector<Bolt> bolts_;
+  std::optional<Reduced> reduced_;
   joint::StaticLoadPath path_;
   int pairs_ = 0;
 };
@@ -231,9 +304,10 @@ StaticResult RunStatic(const StaticOptions& options, StaticObserver& observer) {
   CheckPrescribed(options, result.model);
   StepSolver solver(options, result, observer);
   observer.ModelBuilt(result.model);
+  if (options.reduction) result.status = solver.Reduce();
   const int total = options.steps + (options.preloads.empty() ? 0 : 1);
   observer.Progress("load steps", 0, total);
-  for (int k = options.preloads.empty() ? 1 : 0; k <= options.steps; ++k) {
+  for (int k = options.preloads.empty() ? 1 : 0; result.status && k <= options.steps; ++k) {
     if (StopRequested()) {
       result.status = Status::Failure(StopReason() + " before step " + std::to_string(k));
       break;

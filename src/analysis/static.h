@@ -17,6 +17,11 @@
 // comes first, in a preload step (index 0, t = 0; analysis/bolts.h: the bolt force is P,
 // then the bolt is locked at its length); the loads and prescribed values are at their
 // t = 0 values, and the later steps start from the preloaded state in equilibrium.
+//
+// Reduced (`reduction`, analysis/static_basis.h): the same steps on the coordinates of a
+// basis W of the extended state (the CMS basis [+ joint modes] and the static lift of each
+// prescribed support); the joints are evaluated on R W, the reactions and every output are
+// those of the full model at the state W x.
 #pragma once
 
 #include <optional>
@@ -25,6 +30,7 @@
 #include <vector>
 
 #include "analysis/bolts.h"
+#include "analysis/joint_mode_pipeline.h"
 #include "analysis/joints.h"
 #include "analysis/observer.h"
 #include "core/status.h"
@@ -58,15 +64,23 @@ struct StepLoad {
   StepValue factor{.value = 1.0};
 };
 
+// The reduced solution (model file: `reduction`): the CMS basis of `cms` extended by the
+// joint modes of `joint_modes` (none: the CMS basis alone).
+struct StaticReduction {
+  CmsSpec cms;
+  std::optional<JointModeSpec> joint_modes;
+};
+
 struct StaticOptions {
   std::string title;
   fe::FeModelSpec fe;
   std::vector<JointSpec> joints;
   std::vector<PrescribedMotion> prescribed;
   std::vector<StepLoad> loads;
-  std::vector<BoltPreload> preloads;  // non-empty: a preload step first
-  int steps = 1;                      // load steps (output states) at t = 1 .. steps
-  joint::StaticOptions solver;        // load_steps: initial increments per step
+  std::vector<BoltPreload> preloads;         // non-empty: a preload step first
+  int steps = 1;                             // load steps (output states) at t = 1 .. steps
+  joint::StaticOptions solver;               // load_steps: initial increments per step
+  std::optional<StaticReduction> reduction;  // none: the full model
   // Throws InputError naming the option (steps, solver options, a prescribed support that
   // is not one, two prescriptions of one support, a preload on a beam that is not one or
   // twice on one beam, a preload force <= 0).
@@ -97,7 +111,12 @@ struct StaticResult {
   std::vector<int> joint_pairs;  // pairs per joint
   int free_dofs = 0, held_dofs = 0;
   std::vector<StaticStep> steps;  // converged steps (the preload step first)
-  VecX displacement;              // on the mesh DOFs at the last converged step [m]
+  // Reduced: the basis (e.g. "CMS 14 + wpod_tvd 8") and the coordinates solved for (the
+  // basis' columns and one amplitude per prescribed support); full: empty, 0.
+  std::string basis;
+  int coordinates = 0;
+  double basis_seconds = 0.0;  // building the basis and projecting the model [s]
+  VecX displacement;           // on the mesh DOFs at the last converged step [m]
   double wall_seconds = 0.0;
 };
 

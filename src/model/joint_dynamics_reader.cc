@@ -39,18 +39,8 @@ void ReadJointsAndLoads(const ModelNode& root, analysis::JointDynamicsOptions& o
 void ReadReduction(const ModelNode& root, analysis::JointDynamicsOptions& options) {
   const ModelNode reduction = root.Map("reduction");
   options.cms = ReadCmsSpec(reduction);
-  const ModelNode joint_modes = StudyJointModes(reduction, "a joint-dynamics study");
-  std::shared_ptr<const laws::NormalLaw> joint_law;
-  if (joint_modes.Has("contact")) {
-    const std::string& name =
-        options.fe.contacts[ReadContactIndex(joint_modes, "contact", options.fe)].name;
-    for (const analysis::JointSpec& j : options.joints)
-      if (j.contact == name) joint_law = j.normal;
-    if (!joint_law && !joint_modes.Has("normal_law"))
-      joint_modes.FailValue("contact", name,
-                            "has no joint (key `joints`): give normal_law for its TVDs");
-  }
-  options.joint_modes = ReadJointModeSpec(joint_modes, options.fe, joint_law);
+  options.joint_modes = ReadJointModeSpecOfJoints(
+      StudyJointModes(reduction, "a joint-dynamics study"), options.fe, options.joints);
   reduction.Finish();
 }
 

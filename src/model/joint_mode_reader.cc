@@ -74,6 +74,19 @@ analysis::PreloadSpec ReadPreloadSpec(const ModelNode& node, const fe::FeModelSp
   return spec;
 }
 
+analysis::JointModeSpec ReadJointModeSpecOfJoints(const ModelNode& node, const fe::FeModelSpec& fe,
+                                                  const std::vector<analysis::JointSpec>& joints) {
+  std::shared_ptr<const laws::NormalLaw> joint_law;
+  if (node.Has("contact")) {
+    const std::string& name = fe.contacts[ReadContactIndex(node, "contact", fe)].name;
+    for (const analysis::JointSpec& j : joints)
+      if (j.contact == name) joint_law = j.normal;
+    if (!joint_law && !node.Has("normal_law"))
+      node.FailValue("contact", name, "has no joint (key `joints`): give normal_law for its TVDs");
+  }
+  return ReadJointModeSpec(node, fe, joint_law);
+}
+
 analysis::CmsSpec ReadCmsSpec(const ModelNode& reduction) {
   analysis::CmsSpec spec;
   spec.boundary = reduction.Strings("boundary");

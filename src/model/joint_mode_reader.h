@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/joint_mode_pipeline.h"
+#include "analysis/joints.h"
 #include "fe/fe_model.h"
 #include "model/model_node.h"
 
@@ -35,6 +36,10 @@ std::vector<int> ReadModeCounts(const ModelNode& node, const std::string& key);
 analysis::JointModeSpec ReadJointModeSpec(
     const ModelNode& node, const fe::FeModelSpec& fe,
     std::shared_ptr<const laws::NormalLaw> default_normal_law = nullptr);
+// ReadJointModeSpec in an analysis with joints: the normal law defaults to that of the joint
+// on the same contact (InputError at `contact` when it has none and normal_law is not given).
+analysis::JointModeSpec ReadJointModeSpecOfJoints(const ModelNode& node, const fe::FeModelSpec& fe,
+                                                  const std::vector<analysis::JointSpec>& joints);
 analysis::PreloadSpec ReadPreloadSpec(const ModelNode& node, const fe::FeModelSpec& fe);
 
 // The CMS keys of the studies in the reduction mapping: `boundary`, `vibration_modes`,

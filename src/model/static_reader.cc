@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "model/fe_reader.h"
+#include "model/joint_mode_reader.h"
 #include "model/joints_reader.h"
 #include "model/preload_reader.h"
 #include "model/time_function_reader.h"
@@ -27,6 +28,17 @@ std::vector<fe::PressureLoad> ReadPressures(const ModelNode& root) {
     entry.Finish();
   }
   return pressures;
+}
+
+// reduction: the CMS keys and, optionally, the joint modes of one method.
+void ReadReduction(const ModelNode& root, analysis::StaticOptions& options) {
+  const auto node = root.OptionalMap("reduction");
+  if (!node) return;
+  analysis::StaticReduction reduction{.cms = ReadCmsSpec(*node)};
+  if (const auto joint_modes = node->OptionalMap("joint_modes"))
+    reduction.joint_modes = ReadJointModeSpecOfJoints(*joint_modes, options.fe, options.joints);
+  node->Finish();
+  options.reduction = std::move(reduction);
 }
 
 void ReadSolver(const ModelNode& root, analysis::StaticOptions& options) {
@@ -61,6 +73,7 @@ analysis::StaticOptions ReadStatic(const ModelNode& root) {
   options.loads.front().pressures = ReadPressures(root);
   options.preloads = ReadBoltPreloads(root, "preload", options.fe);
   ReadSolver(root, options);
+  ReadReduction(root, options);
   const analysis::StepLoad& load = options.loads.front();
   if (options.prescribed.empty() && load.loads.empty() && load.pressures.empty() &&
       options.preloads.empty() && load.gravity == Vec3::Zero())

@@ -120,6 +120,8 @@ RunOutcome StaticReport::Finish(const analysis::StaticResult& result) {
                       {"friction", options_.joints[j].friction != nullptr}});
   summary["joints"] = joints;
   summary["held_dofs"] = result.held_dofs;
+  if (options_.reduction)
+    summary["reduced"] = {{"basis", result.basis}, {"coordinates", result.coordinates}};
   nlohmann::json preloads = nlohmann::json::array();
   for (const analysis::BoltPreload& preload : options_.preloads) {
     const fe::BeamSpec& beam = options_.fe.beams[preload.beam];
@@ -139,11 +141,10 @@ RunOutcome StaticReport::Finish(const analysis::StaticResult& result) {
   summary["steps"] = steps;
   summary["newton_iterations"] = iterations;
   summary["factorizations"] = factorizations;
-  summary["times_s"] = {{"mesh", result.model.times.mesh},
-                        {"assembly", result.model.times.assembly},
-                        {"pairing", result.model.times.pairing},
-                        {"static_solution", solve_seconds},
-                        {"total", result.wall_seconds}};
+  summary["times_s"] = {
+      {"mesh", result.model.times.mesh},       {"assembly", result.model.times.assembly},
+      {"pairing", result.model.times.pairing}, {"reduced_basis", result.basis_seconds},
+      {"static_solution", solve_seconds},      {"total", result.wall_seconds}};
   return WriteSummary(folder_, std::move(summary), result.status);
 }
 
