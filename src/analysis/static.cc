@@ -38,6 +38,9 @@ class LoadHistory {
     return f;
   }
 
+  // The load vector of each StepLoad on [q; h] [N].
+  const std::vector<VecX>& vectors() const { return loads_; }
+
   // The values of the held entries h(t) [m, rad]: zero but where prescribed.
   VecX HeldValues(const fe::DofMap& dofs, double t) const {
     VecX h = VecX::Zero(size_ - free_);
@@ -163,8 +166,23 @@ class StepSolver {
   // Solves on the basis of options.reduction from here on.
   Status Reduce() {
     const Clock::time_point start = Clock::now();
-    StaticBasis basis =
-        BuildStaticBasis(*options_.reduction, options_.prescribed, model_, stiffness_, observer_);
+    // The static loads: each load of the history and the bolts' preload, on the free DOFs.
+    const int free = result_.free_dofs;
+    const std::vector<VecX>& vectors = history_.vectors();
+    MatX loads(free, static_cast<Eigen::Index>(vectors.size() + (bolts_.empty() ? 0 : 1)));
+    for (size_t i = 0; i < vectors.size(); ++i)
+      loads.col(static_cast<Eigen::Index>(i)) = vectors[i].head(free);
+    if (!bolts_.empty()) loads.rightCols(1) = BoltLoad(bolts_, true, stiffness_.rows()).head(free);
+    // The tangent at the start: K and the joints' pairs that touch or penetrate there.
+    SparseMatrix tangent = stiffness_, jacobian;
+    for (joint::JointOperator& joint : joints_) {
+      (void)joint.Evaluate(VecX::Zero(stiffness_.rows()));
+      joint.Jacobian(jacobian);
+      tangent += jacobian;
+    }
+    tangent = 0.5 * (tangent + SparseMatrix(tangent.transpose()));
+    StaticBasis basis = BuildStaticBasis(*options_.reduction, loads, options_.prescribed, model_,
+                                         tangent, observer_);
     if (!basis.status) return basis.status;
     reduced_.emplace(Reduced{.w = std::move(basis.w), .joints = {}});
     for (const joint::JointOperator& joint : joints_)

@@ -4,83 +4,99 @@
 
 #include "analysis/fe_setup.h"
 #include "core/error.h"
+#include "reduction/joint_modes.h"
 #include "solvers/sparse_cholesky.h"
 
 namespace jointdyn::analysis {
 namespace {
 
-// V: the CMS basis [+ the joint modes, whose TVDs also differentiate `load_mode`] on the
-// free DOFs.
+// V: the CMS basis, or Craig-Bampton's extended by the joint modes (whose TVDs also
+// differentiate `load_mode`), on the free DOFs.
 Status ReductionBasis(const StaticReduction& reduction, const fe::FeModel& model,
-                      const VecX* load_mode, Observer& observer, MatX& v,
-                      std::string& description) {
+                      const solvers::SparseMatrix& stiffness, const VecX* load_mode,
+                      Observer& observer, reduction::ReductionBasis& v) {
   const int modes = reduction.cms.vibration_modes;
-  const solvers::SparseMatrix stiffness = model.ReducedStiffness(), mass = model.ReducedMass();
+  const solvers::SparseMatrix mass = model.ReducedMass();
   const CmsBasis cms =
       BuildCmsBasis(stiffness, mass, BoundaryDofs(model, reduction.cms.boundary, modes), modes,
                     modes, reduction.cms.free_free, observer);
   if (!cms.status) return Status::Failure("CMS basis: " + cms.status.message);
-  description = "CMS " + reduction::Describe(cms.cms.basis);
   if (!reduction.joint_modes) {
-    v = cms.cms.basis.vectors;
+    v = cms.cms.basis;
     return Status::Ok();
+  }
+  // The load mode's part K-orthogonal to Craig-Bampton's basis (none when it is in its
+  // span, e.g. loads on boundary DOFs only).
+  VecX independent;
+  if (load_mode) {
+    const reduction::ExtendResult extended = reduction::ExtendBasis(
+        cms.cb.basis, *load_mode, stiffness, reduction::VectorKind::kPreloadMode, "load");
+    if (!extended.status) return Status::Failure("the load mode: " + extended.status.message);
+    if (extended.dropped == 0) independent = extended.basis.vectors.rightCols(1);
   }
   const JointModeSpec& spec = *reduction.joint_modes;
   observer.Progress("joint modes", 0, 1);
   const JointModeStageResult stage =
       RunJointModeStage(stiffness, mass, cms.cb, cms.cms.basis, BuildJointContact(model, spec),
-                        spec, load_mode, PreloadTvds::kAll, false, reduction.cms.free_free);
+                        spec, independent.size() > 0 ? &independent : nullptr, PreloadTvds::kAll,
+                        false, reduction.cms.free_free);
   observer.Progress("joint modes", 1, 1);
   if (!stage.status) return Status::Failure("joint modes: " + stage.status.message);
-  v = stage.basis.vectors;
-  description = "Craig-Bampton " + reduction::Describe(stage.basis) + ", joint modes by " +
-                MethodKey(spec.modes.method);
+  v = stage.basis;
   return Status::Ok();
 }
 
-// L = -K_ff^-1 K_fh E: the free DOFs' static response to unit values of each support.
-Status Lift(const solvers::SparseMatrix& extended_stiffness, int free, const MatX& e, MatX& lift) {
-  solvers::SparseCholesky k_ff;
-  const solvers::SparseMatrix top_left = extended_stiffness.topLeftCorner(free, free);
-  if (const Status status = k_ff.Factor(top_left); !status)
-    return Status::Failure("the static lift of the prescribed supports: " + status.message);
-  const MatX coupling = extended_stiffness.block(0, free, free, e.rows()) * e;
-  k_ff.Solve(coupling, lift);
-  lift = -lift;
-  return Status::Ok();
+// The sum of the columns of x, each K-normalized, K-normalized (none: zero).
+VecX CombinedMode(const MatX& x, const solvers::SparseMatrix& stiffness) {
+  VecX sum = VecX::Zero(x.rows());
+  for (Eigen::Index j = 0; j < x.cols(); ++j) {
+    const double norm = std::sqrt(x.col(j).dot(stiffness * x.col(j)));
+    if (norm > 0.0) sum += x.col(j) / norm;
+  }
+  const double norm = std::sqrt(sum.dot(stiffness * sum));
+  return norm > 0.0 ? VecX(sum / norm) : sum;
 }
 
 }  // namespace
 
-StaticBasis BuildStaticBasis(const StaticReduction& reduction,
+StaticBasis BuildStaticBasis(const StaticReduction& reduction, const MatX& loads,
                              const std::vector<PrescribedMotion>& prescribed,
-                             const fe::FeModel& model,
-                             const solvers::SparseMatrix& extended_stiffness, Observer& observer) {
+                             const fe::FeModel& model, const solvers::SparseMatrix& start_tangent,
+                             Observer& observer) {
   StaticBasis basis;
   const fe::DofMap& dofs = *model.dofs;
   const int free = dofs.num_free_dofs();
   const auto held = static_cast<int>(dofs.held_dofs().size());
   const auto supports = static_cast<int>(prescribed.size());
-  MatX e = MatX::Zero(held, supports), lift = MatX::Zero(free, supports);
+  const solvers::SparseMatrix stiffness = model.ReducedStiffness();
+  // K0_ff^-1 [f_i, -K0_fh E]: the load modes and the lifts.
+  MatX e = MatX::Zero(held, supports);
   for (int s = 0; s < supports; ++s)
     for (int h : dofs.SupportHeld(prescribed[s].support)) e(h, s) = 1.0;
-  if (supports > 0 && !(basis.status = Lift(extended_stiffness, free, e, lift))) return basis;
-  // The joint modes also see the lift (all supports at once, K-normalized), the structure's
-  // deformation under the prescribed values, as the preload mode of a reduction.
-  VecX load_mode = lift.rowwise().sum();
-  const double norm =
-      std::sqrt(load_mode.dot(extended_stiffness.topLeftCorner(free, free) * load_mode));
-  if (norm > 0.0) load_mode /= norm;
-  MatX v;
-  basis.status = ReductionBasis(reduction, model, norm > 0.0 ? &load_mode : nullptr, observer, v,
-                                basis.description);
+  MatX rhs(free, loads.cols() + supports), x;
+  rhs << loads, -(start_tangent.block(0, free, free, held) * e);
+  solvers::SparseCholesky k_ff;
+  if (const Status status = k_ff.Factor(start_tangent.topLeftCorner(free, free)); !status) {
+    basis.status = Status::Failure("the load modes: " + status.message);
+    return basis;
+  }
+  k_ff.Solve(rhs, x);
+  const VecX load_mode = CombinedMode(x, stiffness);
+  reduction::ReductionBasis v;
+  basis.status = ReductionBasis(reduction, model, stiffness,
+                                load_mode.isZero(0.0) ? nullptr : &load_mode, observer, v);
   if (!basis.status) return basis;
-  const auto r = static_cast<int>(v.cols());
+  const reduction::ExtendResult extended = reduction::ExtendBasis(
+      v, x.leftCols(loads.cols()), stiffness, reduction::VectorKind::kPreloadMode, "load");
+  if (!(basis.status = extended.status)) return basis;
+  const MatX& vectors = extended.basis.vectors;
+  const auto r = static_cast<int>(vectors.cols());
   basis.w = MatX::Zero(free + held, r + supports);
-  basis.w.topLeftCorner(free, r) = v;
-  basis.w.topRightCorner(free, supports) = lift;
+  basis.w.topLeftCorner(free, r) = vectors;
+  basis.w.topRightCorner(free, supports) = x.rightCols(supports);
   basis.w.bottomRightCorner(held, supports) = e;
   for (int s = 0; s < supports; ++s) basis.held.push_back(r + s);
+  basis.description = reduction::Describe(extended.basis);
   if (supports > 0)
     basis.description += " + the lift of " + std::to_string(supports) + " prescribed support" +
                          (supports > 1 ? "s" : "");
