@@ -17,6 +17,8 @@ PACKAGES=(
   libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfftw3-dev libgmsh-dev
   libsuitesparse-dev libopenblas0-pthread libspectra-dev libhdf5-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-yaml python3-scipy
+  python3-matplotlib
 )
 
 # Only for `./dev.sh fuzz`: clang (14 in Debian 12) and its runtimes (libFuzzer, ASan, UBSan).

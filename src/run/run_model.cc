@@ -100,7 +100,10 @@ const std::vector<AnalysisEntry>& Analyses() {
 }
 
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir) {
-  const ModelNode root = ModelNode::LoadFile(model.string());
+  return RunModel(ModelNode::LoadFile(model.string()), out_dir);
+}
+
+RunOutcome RunModel(const ModelNode& root, const std::filesystem::path& out_dir) {
   std::vector<std::pair<std::string, const Entry*>> choices;
   for (const Entry& entry : Entries()) choices.emplace_back(entry.info.name, &entry);
   const Entry* entry = root.Enum<const Entry*>("analysis", choices);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/model_node.h"
+
 namespace jointdyn::run {
 
 struct RunOutcome {
@@ -31,5 +33,7 @@ const std::vector<AnalysisEntry>& Analyses();
 // still takes it). A run stopped by SIGINT/SIGTERM (core/stop.h) returns ok = false with
 // its results so far and status "interrupted".
 RunOutcome RunModelFile(const std::filesystem::path& model, const std::filesystem::path& out_dir);
+// The same for a model already read (a file, or a string: the Python module's dicts).
+RunOutcome RunModel(const model::ModelNode& root, const std::filesystem::path& out_dir);
 
 }  // namespace jointdyn::run

@@ -1,0 +1,346 @@
+// The Python module `jointdyn` (pybind11): models from model files or from Python dicts
+// with the same schema, validation and messages, their analyses run with the same files as
+// `jointdyn run`, and the interface laws evaluated pointwise along a slip path, returning
+// numpy arrays. The core never includes Python: this file is the only one that does.
+//
+// Errors: a bad model or argument raises jointdyn.InputError (a ValueError) with the
+// command line's message; a file that cannot be written raises jointdyn.IoError (an
+// OSError). The GIL is released while C++ computes.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <yaml-cpp/yaml.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "analysis/hysteresis.h"
+#include "core/error.h"
+#include "core/stop.h"
+#include "laws/law_point.h"
+#include "model/hysteresis_reader.h"
+#include "model/law_registry.h"
+#include "model/model_node.h"
+#include "run/run_model.h"
+
+namespace py = pybind11;
+using jointdyn::model::ModelNode;
+
+namespace {
+
+// A Python value as YAML: dicts as mappings, lists, tuples and numpy arrays as sequences,
+// None as null, floats with all their digits.
+void Emit(const py::handle& value, YAML::Emitter& out, const std::string& path) {
+  if (value.is_none()) {
+    out << YAML::Null;
+  } else if (py::isinstance<py::bool_>(value)) {
+    out << value.cast<bool>();
+  } else if (py::isinstance<py::int_>(value)) {
+    out << value.cast<long long>();
+  } else if (py::isinstance<py::float_>(value)) {
+    out << value.cast<double>();
+  } else if (py::isinstance<py::str>(value)) {
+    out << YAML::DoubleQuoted << value.cast<std::string>();
+  } else if (py::isinstance<py::dict>(value)) {
+    out << YAML::BeginMap;
+    for (const auto& [key, item] : value.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key))
+        throw jointdyn::InputError(path, py::str(key).cast<std::string>(),
+                                   "a model key must be a string");
+      const std::string name = key.cast<std::string>();
+      out << YAML::Key << name << YAML::Value;
+      Emit(item, out, path.empty() ? name : path + "." + name);
+    }
+    out << YAML::EndMap;
+  } else if (py::isinstance<py::array>(value)) {
+    Emit(value.attr("tolist")(), out, path);
+  } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    out << YAML::Flow << YAML::BeginSeq;
+    int i = 0;
+    for (const auto& item : value) Emit(item, out, path + "[" + std::to_string(i++) + "]");
+    out << YAML::EndSeq;
+  } else if (py::hasattr(value, "__float__")) {  // numpy scalars
+    out << py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
+  } else {
+    throw jointdyn::InputError(path, py::str(value).cast<std::string>(),
+                               "must be a dict, list, number, string, bool or None");
+  }
+}
+
+// A model: its YAML text and the name messages give it (the file, or "<dict>").
+struct Model {
+  std::string text;
+  std::string name;
+
+  ModelNode Root() const { return ModelNode::LoadString(text, name); }
+  std::string Analysis() const { return Root().String("analysis"); }
+};
+
+Model FromDict(const py::dict& model, const std::string& name) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(17);
+  Emit(model, out, "");
+  return {out.c_str(), name};
+}
+
+Model Load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw jointdyn::InputError("model", path, "cannot be read (no such file?)");
+  std::stringstream text;
+  text << in.rdbuf();
+  return {text.str(), path};
+}
+
+// Runs `model` into folder `out` as `jointdyn run` does; returns ok, message and the
+// summary (summary.json as a dict).
+py::dict Run(const Model& model, const std::string& out) {
+  jointdyn::run::RunOutcome outcome;
+  {
+    const ModelNode root = model.Root();
+    py::gil_scoped_release release;
+    outcome = jointdyn::run::RunModel(root, out);
+  }
+  std::ifstream in(outcome.summary);
+  std::stringstream json;
+  json << in.rdbuf();
+  py::dict result;
+  result["ok"] = outcome.ok;
+  result["message"] = outcome.message;
+  result["summary"] = py::module_::import("json").attr("loads")(json.str());
+  return result;
+}
+
+// A tangential law stepped along a slip path (n x 1 or n x 2 [m]) at a pressure [Pa] and
+// time step [s]: traction (n x 2 [Pa]), the tangent d tau / d s (n x 2 x 2 [Pa/m]), stored
+// energy (n [J/m^2]) and the state (0 open, 1 stick, 2 slip).
+py::dict EvaluateLaw(const py::dict& law, const py::array_t<double>& slip, double pressure,
+                     double dt) {
+  py::dict wrapper;
+  wrapper["law"] = law;
+  const Model model = FromDict(wrapper, "<law>");
+  const ModelNode root = model.Root();
+  const auto built = jointdyn::model::ReadTangentialLaw(root.Map("law"));
+  const auto s = slip.unchecked();
+  if (s.ndim() < 1 || s.ndim() > 2 || (s.ndim() == 2 && s.shape(1) > 2))
+    throw jointdyn::InputError("slip", "shape", "must be n values or n x 2 values [m]");
+  const py::ssize_t n = s.shape(0);
+  py::array_t<double> traction({n, py::ssize_t{2}}), tangent({n, py::ssize_t{2}, py::ssize_t{2}});
+  py::array_t<double> energy(n);
+  py::array_t<int> state(n);
+  auto t = traction.mutable_unchecked<2>();
+  auto d = tangent.mutable_unchecked<3>();
+  auto e = energy.mutable_unchecked<1>();
+  auto c = state.mutable_unchecked<1>();
+  jointdyn::laws::LawPoint point(*built);
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const jointdyn::Vec2 at =
+        s.ndim() == 1 ? jointdyn::Vec2(s.data(i)[0], 0.0)
+                      : jointdyn::Vec2(s.data(i, 0)[0], s.shape(1) > 1 ? s.data(i, 1)[0] : 0.0);
+    jointdyn::laws::TangentialResponse r;
+    const jointdyn::Status status = point.Step({at, pressure, dt}, r);
+    if (!status)
+      throw std::runtime_error("law " + std::string(built->type()) + " at sample " +
+                               std::to_string(i) + ": " + status.message);
+    for (int a = 0; a < 2; ++a) {
+      t(i, a) = r.traction(a);
+      for (int b = 0; b < 2; ++b) d(i, a, b) = r.d_traction_d_slip(a, b);
+    }
+    e(i) = r.stored_energy;
+    c(i) = static_cast<int>(r.state);
+  }
+  py::dict result;
+  result["traction"] = traction;
+  result["tangent"] = tangent;
+  result["stored_energy"] = energy;
+  result["state"] = state;
+  return result;
+}
+
+// The observer of a typed run: progress and notes to a Python callable (with the GIL),
+// which also checks for Ctrl-C. A callable that raises, or Ctrl-C, requests the analysis to
+// stop (core/stop.h: it ends at its next step with the results so far); the exception is
+// raised to the caller after the run.
+class PythonObserver final : public jointdyn::analysis::Observer {
+ public:
+  explicit PythonObserver(py::object callback) : callback_(std::move(callback)) {}
+
+  void Progress(const std::string& task, int done, int total) override {
+    py::gil_scoped_acquire gil;
+    Call(py::dict(py::arg("kind") = "progress", py::arg("task") = task, py::arg("done") = done,
+                  py::arg("total") = total));
+  }
+  void Note(const std::string& text) override {
+    py::gil_scoped_acquire gil;
+    Call(py::dict(py::arg("kind") = "note", py::arg("text") = text));
+  }
+  // After the run (with the GIL): raises what the callback raised, or KeyboardInterrupt.
+  void Rethrow() {
+    jointdyn::ClearStopRequest();
+    if (error_) {
+      std::optional<py::error_already_set> error = std::move(error_);
+      error_.reset();
+      throw *error;
+    }
+  }
+
+ private:
+  // With the GIL.
+  void Call(const py::dict& event) {
+    if (error_) return;
+    try {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      if (!callback_.is_none()) callback_(event);
+    } catch (py::error_already_set& error) {
+      error_ = std::move(error);
+      jointdyn::RequestStop(SIGINT);
+    }
+  }
+
+  py::object callback_;
+  std::optional<py::error_already_set> error_;
+};
+
+template <class T>
+py::array_t<double> Array(const std::vector<T>& items, double (*get)(const T&)) {
+  py::array_t<double> out(static_cast<py::ssize_t>(items.size()));
+  auto a = out.mutable_unchecked<1>();
+  for (size_t i = 0; i < items.size(); ++i) a(static_cast<py::ssize_t>(i)) = get(items[i]);
+  return out;
+}
+
+py::array_t<double> Array(const std::vector<double>& values) {
+  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
+py::dict StatusDict(const jointdyn::Status& status, double wall_seconds) {
+  py::dict out;
+  out["ok"] = status.ok;
+  out["message"] = status.message;
+  out["wall_seconds"] = wall_seconds;
+  return out;
+}
+
+// analysis: hysteresis as arrays: per sample time [s], slip and traction (n x 2 [m], [Pa]),
+// gap [m], pressure [Pa], state (0 open, 1 stick, 2 slip), stored energy and work
+// [J/m^2]; per cycle the dissipation [J/m^2]; the amplitude sweep when given.
+py::dict HysteresisArrays(const jointdyn::analysis::HysteresisResult& result) {
+  using Sample = jointdyn::laws::HysteresisSample;
+  const std::vector<Sample>& samples = result.loop.samples;
+  const auto n = static_cast<py::ssize_t>(samples.size());
+  py::array_t<double> slip({n, py::ssize_t{2}}), traction({n, py::ssize_t{2}});
+  py::array_t<int> state(n);
+  auto s = slip.mutable_unchecked<2>();
+  auto t = traction.mutable_unchecked<2>();
+  auto c = state.mutable_unchecked<1>();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    for (int a = 0; a < 2; ++a) {
+      s(i, a) = samples[i].slip(a);
+      t(i, a) = samples[i].traction(a);
+    }
+    c(i) = static_cast<int>(samples[i].state);
+  }
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  out["time"] = Array<Sample>(samples, [](const Sample& x) { return x.time; });
+  out["slip"] = slip;
+  out["traction"] = traction;
+  out["gap"] = Array<Sample>(samples, [](const Sample& x) { return x.gap; });
+  out["pressure"] = Array<Sample>(samples, [](const Sample& x) { return x.pressure; });
+  out["state"] = state;
+  out["stored_energy"] = Array<Sample>(samples, [](const Sample& x) { return x.stored_energy; });
+  out["work"] = Array<Sample>(samples, [](const Sample& x) { return x.work; });
+  out["dissipation_per_cycle"] = Array(result.loop.dissipation_per_cycle);
+  out["secant_stiffness"] = result.loop.secant_stiffness;
+  out["max_traction"] = result.loop.max_traction;
+  out["evaluations"] = result.loop.evaluations;
+  if (!result.sweep.amplitude.empty()) {
+    py::dict sweep;
+    sweep["amplitude"] = Array(result.sweep.amplitude);
+    sweep["dissipation"] = Array(result.sweep.dissipation);
+    sweep["secant_stiffness"] = Array(result.sweep.secant_stiffness);
+    sweep["slope"] = result.sweep.slope;
+    sweep["intercept"] = result.sweep.intercept;
+    out["sweep"] = sweep;
+  }
+  return out;
+}
+
+// The analyses with a typed result: model -> options -> run (GIL released) -> arrays. One
+// entry per analysis; the others run with files (Run above) until they get theirs.
+using TypedRun = py::dict (*)(const ModelNode& root, PythonObserver& observer);
+
+template <class Options, class Result, class Observer>
+py::dict Typed(const ModelNode& root, PythonObserver& observer, Options (*read)(const ModelNode&),
+               Result (*run)(const Options&, Observer&), py::dict (*convert)(const Result&)) {
+  const Options options = read(root);
+  std::optional<Result> result;
+  {
+    py::gil_scoped_release release;
+    result.emplace(run(options, observer));
+  }
+  observer.Rethrow();
+  return convert(*result);
+}
+
+const std::map<std::string, TypedRun>& TypedAnalyses() {
+  static const std::map<std::string, TypedRun> analyses = {
+      {"hysteresis",
+       [](const ModelNode& root, PythonObserver& observer) {
+         return Typed(root, observer, jointdyn::model::ReadHysteresis,
+                      jointdyn::analysis::RunHysteresis, HysteresisArrays);
+       }},
+  };
+  return analyses;
+}
+
+py::dict Analyze(const Model& model, py::object progress) {
+  const ModelNode root = model.Root();
+  const std::string name = root.String("analysis");
+  const auto it = TypedAnalyses().find(name);
+  if (it == TypedAnalyses().end()) {
+    std::string names;
+    for (const auto& [typed, run] : TypedAnalyses()) names += (names.empty() ? "" : ", ") + typed;
+    throw jointdyn::InputError("analysis", name,
+                               "has no typed result in Python yet (" + names +
+                                   "): run it with jointdyn.run(model, out) and read its files");
+  }
+  PythonObserver observer(std::move(progress));
+  try {
+    return it->second(root, observer);
+  } catch (const jointdyn::InputError& error) {
+    throw root.Locate(error);
+  }
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_jointdyn, m) {
+  m.doc() = "jointdyn: nonlinear dynamics of jointed structures (C++ core)";
+  py::register_exception<jointdyn::InputError>(m, "InputError", PyExc_ValueError);
+  py::register_exception<jointdyn::IoError>(m, "IoError", PyExc_OSError);
+  py::class_<Model>(m, "Model", "A model: a model file's content, from a file or a dict")
+      .def(py::init(&FromDict), py::arg("model"), py::arg("name") = "<dict>",
+           "A model from a dict with the model files' schema (docs/model_files.md)")
+      .def_property_readonly("analysis", &Model::Analysis, "the analysis the model names")
+      .def_readonly("name", &Model::name)
+      .def_readonly("yaml", &Model::text, "the model as YAML text");
+  m.def("load", &Load, py::arg("path"), "A model from a model file (YAML)");
+  m.def("run", &Run, py::arg("model"), py::arg("out"),
+        "Runs the model's analysis, writing into folder `out` what `jointdyn run` writes; "
+        "returns {'ok', 'message', 'summary'} (summary.json as a dict)");
+  m.def("analyze", &Analyze, py::arg("model"), py::arg("progress") = py::none(),
+        "Runs the model's analysis without writing files and returns its typed result: "
+        "status, counters, timings and numpy arrays. `progress(event)` gets dicts "
+        "{'kind': 'progress', 'task', 'done', 'total'} and {'kind': 'note', 'text'}; if it "
+        "raises (or on Ctrl-C) the run stops and the exception reaches the caller");
+  m.def("evaluate_law", &EvaluateLaw, py::arg("law"), py::arg("slip"), py::arg("pressure"),
+        py::arg("dt") = 1e-3,
+        "Steps a tangential law (a dict as in model files, e.g. {'type': 'coulomb', 'dim': 2, "
+        "'c1': 1e11, 'mu': 0.3}) along a slip path (n or n x 2 [m]) at a pressure [Pa]; "
+        "returns traction [Pa], tangent [Pa/m], stored_energy [J/m^2] and state "
+        "(0 open, 1 stick, 2 slip) as numpy arrays");
+}

@@ -1,0 +1,180 @@
+"""The Python module against the command line and against closed forms.
+
+Run by ctest (python_module) with PYTHONPATH at the built module, JOINTDYN_SOURCE_DIR and
+JOINTDYN_CLI (the jointdyn executable).
+"""
+import json
+import math
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+import yaml
+
+import jointdyn
+
+SOURCE = pathlib.Path(os.environ["JOINTDYN_SOURCE_DIR"])
+CLI = os.environ["JOINTDYN_CLI"]
+
+# Quick examples of several analyses (each well under a second).
+EXAMPLES = [
+    "examples/hysteresis/coulomb_2d_circle.yaml",
+    "examples/hysteresis/iwan_pressure_sweep.yaml",
+    "examples/transient/den_hartog_coulomb.yaml",
+    "examples/harmonic/jenkins_sdof.yaml",
+]
+
+# Summary entries that differ from run to run: timings, the process, the files' paths.
+VOLATILE = {"times_s", "wall_seconds", "cpu_seconds", "seconds", "process", "model", "out",
+            "files", "partial", "started", "finished", "version"}
+
+
+def figures(value, path=""):
+    """The summary's numbers, strings and booleans by key path, without volatile entries."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key not in VOLATILE and not key.endswith(("_seconds", "time_s")):
+                out.update(figures(item, f"{path}.{key}"))
+        return out
+    if isinstance(value, list):
+        out = {}
+        for i, item in enumerate(value):
+            out.update(figures(item, f"{path}[{i}]"))
+        return out
+    return {path: value}
+
+
+def cli_run(model, out):
+    result = subprocess.run([CLI, "run", str(model), "--out", str(out)], capture_output=True,
+                            text=True, check=False)
+    return result.returncode, result.stderr
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_run_gives_the_command_lines_results(example, tmp_path):
+    model = SOURCE / example
+    code, stderr = cli_run(model, tmp_path / "cli")
+    assert code == 0, stderr
+    expected = figures(json.loads((tmp_path / "cli" / "summary.json").read_text()))
+    result = jointdyn.run(jointdyn.load(str(model)), str(tmp_path / "py"))
+    assert result["ok"], result["message"]
+    got = figures(result["summary"])
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if isinstance(value, float):
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-300), key
+        else:
+            assert got[key] == value, key
+    # The same files, and the CSV results equal.
+    cli_files = sorted(p.name for p in (tmp_path / "cli").iterdir() if p.suffix == ".csv")
+    py_files = sorted(p.name for p in (tmp_path / "py").iterdir() if p.suffix == ".csv")
+    assert cli_files == py_files
+    for name in cli_files:
+        assert (tmp_path / "cli" / name).read_text() == (tmp_path / "py" / name).read_text()
+
+
+def test_a_dict_is_the_model_file(tmp_path):
+    path = SOURCE / "examples/hysteresis/coulomb_2d_circle.yaml"
+    from_file = jointdyn.run(jointdyn.load(str(path)), str(tmp_path / "file"))
+    model = jointdyn.Model(yaml.safe_load(path.read_text()))
+    assert model.analysis == "hysteresis"
+    from_dict = jointdyn.run(model, str(tmp_path / "dict"))
+    assert figures(from_dict["summary"]).keys() == figures(from_file["summary"]).keys()
+    for name in ("dissipation_per_cycle", "max_traction_pa"):
+        if name in from_file["summary"]:
+            assert from_dict["summary"][name] == from_file["summary"][name]
+
+
+@pytest.mark.parametrize("bad", ["unknown_law_key.yaml", "static_bonded_eps.yaml",
+                                 "static_pressure_set.yaml"])
+def test_input_errors_raise_the_command_lines_message(bad, tmp_path):
+    path = SOURCE / "tests/bad_models" / bad
+    code, stderr = cli_run(path, tmp_path / "cli")
+    assert code == 2
+    message = stderr.strip().splitlines()[-1].removeprefix("jointdyn: error: ")
+    with pytest.raises(jointdyn.InputError) as raised:
+        jointdyn.run(jointdyn.load(str(path)), str(tmp_path / "py"))
+    assert str(raised.value) == message
+    assert not (tmp_path / "py" / "summary.json").exists()
+
+
+def test_a_bad_dict_names_the_key():
+    model = jointdyn.Model({"analysis": "hysteresis",
+                            "law": {"type": "coulomb", "c1": -1.0, "mu": 0.3},
+                            "path": {"type": "sinusoid", "amplitude": 1e-5, "frequency": 1.0},
+                            "normal": {"pressure": 1e6}})
+    with pytest.raises(jointdyn.InputError, match=r"law\.c1 = -1: must be > 0"):
+        jointdyn.run(model, "/nonexistent/never/written")
+
+
+def test_coulomb_law_sticks_then_slides_at_mu_p():
+    # Coulomb with stick stiffness c1 and no parallel spring: tau = c1 s up to mu p, then
+    # mu p; back from the turning point elastically with slope c1.
+    c1, mu, p = 1e11, 0.3, 1e6
+    slip = np.concatenate([np.linspace(0.0, 1e-5, 101), np.linspace(1e-5, 0.0, 101)[1:]])
+    r = jointdyn.evaluate_law({"type": "coulomb", "dim": 1, "c1": c1, "mu": mu}, slip, p)
+    limit = mu * p
+    s_stick = limit / c1
+    loading = slip[:101]
+    expected = np.minimum(c1 * loading, limit)
+    assert np.allclose(r["traction"][:101, 0], expected, rtol=1e-12, atol=1e-9 * limit)
+    unloading = slip[101:]
+    expected_back = np.maximum(limit - c1 * (1e-5 - unloading), -limit)
+    assert np.allclose(r["traction"][101:, 0], expected_back, rtol=1e-12, atol=1e-9 * limit)
+    assert r["state"][5] == 1 and r["state"][100] == 2      # stick, then slip
+    assert r["tangent"][5, 0, 0] == pytest.approx(c1)
+    assert r["stored_energy"][5] == pytest.approx(0.5 * c1 * slip[5] ** 2, rel=1e-12)
+    assert s_stick < 1e-5
+
+
+def test_a_bad_law_raises():
+    with pytest.raises(jointdyn.InputError, match="mu"):
+        jointdyn.evaluate_law({"type": "coulomb", "dim": 1, "c1": 1e11, "mu": -1.0},
+                              np.zeros(3), 1e6)
+
+
+def test_analyze_gives_the_runs_figures_as_arrays(tmp_path):
+    model = jointdyn.load(str(SOURCE / "examples/hysteresis/iwan_pressure_sweep.yaml"))
+    summary = jointdyn.run(model, str(tmp_path / "files"))["summary"]
+    events = []
+    loop = jointdyn.analyze(model, progress=events.append)
+    assert loop["ok"], loop["message"]
+    n = summary["samples"]
+    assert loop["time"].shape == (n,) and loop["slip"].shape == (n, 2)
+    assert loop["traction"].shape == (n, 2) and loop["state"].shape == (n,)
+    assert list(loop["dissipation_per_cycle"]) == summary["dissipation_per_cycle"]
+    assert loop["secant_stiffness"] == summary["secant_stiffness"]
+    assert loop["max_traction"] == summary["max_traction"]
+    assert list(loop["sweep"]["amplitude"]) == summary["sweep"]["amplitudes"]
+    assert any(e["kind"] == "progress" for e in events)
+    # The energy balance from the arrays: the work done on the interface is the
+    # trapezoidal sum of traction . d slip.
+    work = np.concatenate([[0.0], np.cumsum(0.5 * np.sum(
+        (loop["traction"][1:] + loop["traction"][:-1]) * np.diff(loop["slip"], axis=0), axis=1))])
+    assert np.allclose(loop["work"] - loop["work"][0], work, rtol=1e-9,
+                       atol=1e-12 * np.abs(work).max())
+
+
+def test_a_callback_that_raises_stops_the_run():
+    model = jointdyn.load(str(SOURCE / "examples/hysteresis/iwan_pressure_sweep.yaml"))
+
+    class Stop(Exception):
+        pass
+
+    def progress(event):
+        if event["kind"] == "progress" and event["done"] > 0:
+            raise Stop("enough")
+
+    with pytest.raises(Stop, match="enough"):
+        jointdyn.analyze(model, progress=progress)
+    # The next run is not stopped by the earlier request.
+    assert jointdyn.analyze(model)["ok"]
+
+
+def test_analyses_without_a_typed_result_say_how_to_run_them():
+    model = jointdyn.load(str(SOURCE / "examples/transient/den_hartog_coulomb.yaml"))
+    with pytest.raises(jointdyn.InputError, match=r"jointdyn.run\(model, out\)"):
+        jointdyn.analyze(model)
