@@ -1,7 +1,8 @@
 // The Python module `jointdyn` (pybind11): models from model files or from Python dicts
 // with the same schema, validation and messages, their analyses run with the same files as
 // `jointdyn run`, and the interface laws evaluated pointwise along a slip path, returning
-// numpy arrays. The core never includes Python: this file is the only one that does.
+// numpy arrays (typed_results.h). The core never includes Python: python/ is the only
+// folder that does.
 //
 // Errors: a bad model or argument raises jointdyn.InputError (a ValueError) with the
 // command line's message; a file that cannot be written raises jointdyn.IoError (an
@@ -11,21 +12,16 @@
 #include <pybind11/stl.h>
 #include <yaml-cpp/yaml.h>
 
-#include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <optional>
 #include <sstream>
 #include <string>
 
-#include "analysis/hysteresis.h"
 #include "core/error.h"
-#include "core/stop.h"
 #include "laws/law_point.h"
-#include "model/hysteresis_reader.h"
 #include "model/law_registry.h"
 #include "model/model_node.h"
+#include "python/typed_results.h"
 #include "run/run_model.h"
 
 namespace py = pybind11;
@@ -161,159 +157,8 @@ py::dict EvaluateLaw(const py::dict& law, const py::array_t<double>& slip, doubl
   return result;
 }
 
-// The observer of a typed run: progress and notes to a Python callable (with the GIL),
-// which also checks for Ctrl-C. A callable that raises, or Ctrl-C, requests the analysis to
-// stop (core/stop.h: it ends at its next step with the results so far); the exception is
-// raised to the caller after the run.
-class PythonObserver final : public jointdyn::analysis::Observer {
- public:
-  explicit PythonObserver(py::object callback) : callback_(std::move(callback)) {}
-
-  void Progress(const std::string& task, int done, int total) override {
-    py::gil_scoped_acquire gil;
-    Call(py::dict(py::arg("kind") = "progress", py::arg("task") = task, py::arg("done") = done,
-                  py::arg("total") = total));
-  }
-  void Note(const std::string& text) override {
-    py::gil_scoped_acquire gil;
-    Call(py::dict(py::arg("kind") = "note", py::arg("text") = text));
-  }
-  // After the run (with the GIL): raises what the callback raised, or KeyboardInterrupt.
-  void Rethrow() {
-    jointdyn::ClearStopRequest();
-    if (error_) {
-      std::optional<py::error_already_set> error = std::move(error_);
-      error_.reset();
-      throw *error;
-    }
-  }
-
- private:
-  // With the GIL.
-  void Call(const py::dict& event) {
-    if (error_) return;
-    try {
-      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-      if (!callback_.is_none()) callback_(event);
-    } catch (py::error_already_set& error) {
-      error_ = std::move(error);
-      jointdyn::RequestStop(SIGINT);
-    }
-  }
-
-  py::object callback_;
-  std::optional<py::error_already_set> error_;
-};
-
-template <class T>
-py::array_t<double> Array(const std::vector<T>& items, double (*get)(const T&)) {
-  py::array_t<double> out(static_cast<py::ssize_t>(items.size()));
-  auto a = out.mutable_unchecked<1>();
-  for (size_t i = 0; i < items.size(); ++i) a(static_cast<py::ssize_t>(i)) = get(items[i]);
-  return out;
-}
-
-py::array_t<double> Array(const std::vector<double>& values) {
-  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
-}
-
-py::dict StatusDict(const jointdyn::Status& status, double wall_seconds) {
-  py::dict out;
-  out["ok"] = status.ok;
-  out["message"] = status.message;
-  out["wall_seconds"] = wall_seconds;
-  return out;
-}
-
-// analysis: hysteresis as arrays: per sample time [s], slip and traction (n x 2 [m], [Pa]),
-// gap [m], pressure [Pa], state (0 open, 1 stick, 2 slip), stored energy and work
-// [J/m^2]; per cycle the dissipation [J/m^2]; the amplitude sweep when given.
-py::dict HysteresisArrays(const jointdyn::analysis::HysteresisResult& result) {
-  using Sample = jointdyn::laws::HysteresisSample;
-  const std::vector<Sample>& samples = result.loop.samples;
-  const auto n = static_cast<py::ssize_t>(samples.size());
-  py::array_t<double> slip({n, py::ssize_t{2}}), traction({n, py::ssize_t{2}});
-  py::array_t<int> state(n);
-  auto s = slip.mutable_unchecked<2>();
-  auto t = traction.mutable_unchecked<2>();
-  auto c = state.mutable_unchecked<1>();
-  for (py::ssize_t i = 0; i < n; ++i) {
-    for (int a = 0; a < 2; ++a) {
-      s(i, a) = samples[i].slip(a);
-      t(i, a) = samples[i].traction(a);
-    }
-    c(i) = static_cast<int>(samples[i].state);
-  }
-  py::dict out = StatusDict(result.status, result.wall_seconds);
-  out["time"] = Array<Sample>(samples, [](const Sample& x) { return x.time; });
-  out["slip"] = slip;
-  out["traction"] = traction;
-  out["gap"] = Array<Sample>(samples, [](const Sample& x) { return x.gap; });
-  out["pressure"] = Array<Sample>(samples, [](const Sample& x) { return x.pressure; });
-  out["state"] = state;
-  out["stored_energy"] = Array<Sample>(samples, [](const Sample& x) { return x.stored_energy; });
-  out["work"] = Array<Sample>(samples, [](const Sample& x) { return x.work; });
-  out["dissipation_per_cycle"] = Array(result.loop.dissipation_per_cycle);
-  out["secant_stiffness"] = result.loop.secant_stiffness;
-  out["max_traction"] = result.loop.max_traction;
-  out["evaluations"] = result.loop.evaluations;
-  if (!result.sweep.amplitude.empty()) {
-    py::dict sweep;
-    sweep["amplitude"] = Array(result.sweep.amplitude);
-    sweep["dissipation"] = Array(result.sweep.dissipation);
-    sweep["secant_stiffness"] = Array(result.sweep.secant_stiffness);
-    sweep["slope"] = result.sweep.slope;
-    sweep["intercept"] = result.sweep.intercept;
-    out["sweep"] = sweep;
-  }
-  return out;
-}
-
-// The analyses with a typed result: model -> options -> run (GIL released) -> arrays. One
-// entry per analysis; the others run with files (Run above) until they get theirs.
-using TypedRun = py::dict (*)(const ModelNode& root, PythonObserver& observer);
-
-template <class Options, class Result, class Observer>
-py::dict Typed(const ModelNode& root, PythonObserver& observer, Options (*read)(const ModelNode&),
-               Result (*run)(const Options&, Observer&), py::dict (*convert)(const Result&)) {
-  const Options options = read(root);
-  std::optional<Result> result;
-  {
-    py::gil_scoped_release release;
-    result.emplace(run(options, observer));
-  }
-  observer.Rethrow();
-  return convert(*result);
-}
-
-const std::map<std::string, TypedRun>& TypedAnalyses() {
-  static const std::map<std::string, TypedRun> analyses = {
-      {"hysteresis",
-       [](const ModelNode& root, PythonObserver& observer) {
-         return Typed(root, observer, jointdyn::model::ReadHysteresis,
-                      jointdyn::analysis::RunHysteresis, HysteresisArrays);
-       }},
-  };
-  return analyses;
-}
-
 py::dict Analyze(const Model& model, py::object progress) {
-  const ModelNode root = model.Root();
-  const std::string name = root.String("analysis");
-  const auto it = TypedAnalyses().find(name);
-  if (it == TypedAnalyses().end()) {
-    std::string names;
-    for (const auto& [typed, run] : TypedAnalyses()) names += (names.empty() ? "" : ", ") + typed;
-    throw jointdyn::InputError("analysis", name,
-                               "has no typed result in Python yet (" + names +
-                                   "): run it with jointdyn.run(model, out) and read its files");
-  }
-  PythonObserver observer(std::move(progress));
-  try {
-    return it->second(root, observer);
-  } catch (const jointdyn::InputError& error) {
-    throw root.Locate(error);
-  }
+  return jointdyn::python::Analyze(model.Root(), std::move(progress));
 }
 
 }  // namespace

@@ -174,7 +174,36 @@ def test_a_callback_that_raises_stops_the_run():
     assert jointdyn.analyze(model)["ok"]
 
 
-def test_analyses_without_a_typed_result_say_how_to_run_them():
+def test_transient_arrays_are_the_csv(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/transient/den_hartog_coulomb.yaml"))
+    jointdyn.run(model, str(tmp_path))
+    header = (tmp_path / "transient.csv").read_text().splitlines()[0].split(",")
+    csv = np.loadtxt(tmp_path / "transient.csv", delimiter=",", skiprows=1)
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    assert result["columns"] == header
+    assert np.array_equal(result["samples"], csv)
+    assert np.array_equal(result["column"]["time"], csv[:, 0])
+    e = result["energy"]
+    assert e["law_dissipation"] > 0.0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert result["accepted_steps"] == summary["accepted_steps"]
+
+
+def test_harmonic_arrays_give_the_frequency_response(tmp_path):
+    model = jointdyn.load(str(SOURCE / "examples/harmonic/jenkins_sdof.yaml"))
+    jointdyn.run(model, str(tmp_path))
+    csv = np.loadtxt(tmp_path / "frequency_response.csv", delimiter=",", skiprows=1)
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    omega = np.concatenate([c["omega"] for c in result["curves"]])
+    coefficients = np.concatenate([c["coefficients"] for c in result["curves"]])
+    amplitude = np.hypot(coefficients[:, 0, 1], coefficients[:, 0, 2])   # DOF x, a1, b1
+    assert np.allclose(omega / (2.0 * math.pi), csv[:, 1], rtol=1e-14)
+    assert np.allclose(amplitude, csv[:, 3], rtol=1e-12)
+
+
+def test_analyses_without_a_typed_result_say_how_to_run_them():
+    model = jointdyn.load(str(SOURCE / "examples/fe/friction_bar_modal.yaml"))
     with pytest.raises(jointdyn.InputError, match=r"jointdyn.run\(model, out\)"):
         jointdyn.analyze(model)

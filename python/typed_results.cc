@@ -1,0 +1,222 @@
+#include "python/typed_results.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/harmonic.h"
+#include "analysis/hysteresis.h"
+#include "analysis/transient.h"
+#include "core/error.h"
+#include "model/harmonic_reader.h"
+#include "model/hysteresis_reader.h"
+#include "model/transient_reader.h"
+#include "python/python_observer.h"
+
+namespace py = pybind11;
+
+namespace jointdyn::python {
+namespace {
+
+using model::ModelNode;
+
+py::array_t<double> Array(const std::vector<double>& values) {
+  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
+// One value per item.
+template <class T, class Get>
+py::array_t<double> Column(const std::vector<T>& items, Get get) {
+  py::array_t<double> out(static_cast<py::ssize_t>(items.size()));
+  auto a = out.mutable_unchecked<1>();
+  for (size_t i = 0; i < items.size(); ++i) a(static_cast<py::ssize_t>(i)) = get(items[i]);
+  return out;
+}
+
+py::dict StatusDict(const Status& status, double wall_seconds) {
+  py::dict out;
+  out["ok"] = status.ok;
+  out["message"] = status.message;
+  out["wall_seconds"] = wall_seconds;
+  return out;
+}
+
+// analysis: hysteresis: per sample time [s], slip and traction (n x 2 [m], [Pa]), gap [m],
+// pressure [Pa], state (0 open, 1 stick, 2 slip), stored energy and work [J/m^2]; per
+// cycle the dissipation [J/m^2]; the amplitude sweep when given.
+py::dict HysteresisArrays(const analysis::HysteresisResult& result) {
+  using Sample = laws::HysteresisSample;
+  const std::vector<Sample>& samples = result.loop.samples;
+  const auto n = static_cast<py::ssize_t>(samples.size());
+  py::array_t<double> slip({n, py::ssize_t{2}}), traction({n, py::ssize_t{2}});
+  py::array_t<int> state(n);
+  auto s = slip.mutable_unchecked<2>();
+  auto t = traction.mutable_unchecked<2>();
+  auto c = state.mutable_unchecked<1>();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    for (int a = 0; a < 2; ++a) {
+      s(i, a) = samples[i].slip(a);
+      t(i, a) = samples[i].traction(a);
+    }
+    c(i) = static_cast<int>(samples[i].state);
+  }
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  out["time"] = Column(samples, [](const Sample& x) { return x.time; });
+  out["slip"] = slip;
+  out["traction"] = traction;
+  out["gap"] = Column(samples, [](const Sample& x) { return x.gap; });
+  out["pressure"] = Column(samples, [](const Sample& x) { return x.pressure; });
+  out["state"] = state;
+  out["stored_energy"] = Column(samples, [](const Sample& x) { return x.stored_energy; });
+  out["work"] = Column(samples, [](const Sample& x) { return x.work; });
+  out["dissipation_per_cycle"] = Array(result.loop.dissipation_per_cycle);
+  out["secant_stiffness"] = result.loop.secant_stiffness;
+  out["max_traction"] = result.loop.max_traction;
+  out["evaluations"] = result.loop.evaluations;
+  if (!result.sweep.amplitude.empty()) {
+    py::dict sweep;
+    sweep["amplitude"] = Array(result.sweep.amplitude);
+    sweep["dissipation"] = Array(result.sweep.dissipation);
+    sweep["secant_stiffness"] = Array(result.sweep.secant_stiffness);
+    sweep["slope"] = result.sweep.slope;
+    sweep["intercept"] = result.sweep.intercept;
+    out["sweep"] = sweep;
+  }
+  return out;
+}
+
+// analysis: transient: `columns` (the names of transient.csv) and `samples` (one row per
+// recorded sample), each column also by its name; counters and the energy balance [J].
+py::dict TransientArrays(const analysis::TransientResult& result) {
+  const auto n = static_cast<py::ssize_t>(result.rows.size());
+  const auto m = static_cast<py::ssize_t>(result.columns.size());
+  py::array_t<double> samples({n, m});
+  auto s = samples.mutable_unchecked<2>();
+  for (py::ssize_t i = 0; i < n; ++i)
+    for (py::ssize_t j = 0; j < m; ++j) s(i, j) = result.rows[i][j];
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  out["columns"] = result.columns;
+  out["samples"] = samples;
+  py::dict by_name;
+  for (py::ssize_t j = 0; j < m; ++j)
+    by_name[py::str(result.columns[j])] = samples[py::make_tuple(py::slice(0, n, 1), j)];
+  out["column"] = by_name;
+  const time::TransientResult& r = result.integration;
+  out["t_reached"] = r.t_reached;
+  out["accepted_steps"] = r.accepted_steps;
+  out["rejected_steps"] = r.rejected_steps;
+  out["newton_iterations"] = r.newton_iterations;
+  out["factorizations"] = r.factorizations;
+  out["cpu_seconds"] = r.cpu_seconds;
+  out["dofs"] = result.dofs;
+  const time::EnergyBalance& e = r.energy;
+  out["energy"] =
+      py::dict(py::arg("external_work") = e.external_work, py::arg("kinetic") = e.kinetic,
+               py::arg("stored") = e.stored, py::arg("viscous_dissipation") = e.viscous_dissipation,
+               py::arg("law_dissipation") = e.law_dissipation,
+               py::arg("numerical_dissipation") = e.numerical_dissipation,
+               py::arg("prescribed_work") = result.prescribed_work);
+  return out;
+}
+
+// analysis: harmonic: per curve its fixed parameter (level [-] or frequency [rad/s]), per
+// point omega [rad/s], level [-], the harmonic coefficients (points x DOFs x 2H+1 [m]:
+// c0, a1, b1, ...), Newton iterations, stability (largest real Floquet exponent [1/s]).
+py::dict HarmonicArrays(const analysis::HarmonicResult& result) {
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  out["dofs"] = result.dofs;
+  out["unknowns"] = result.unknowns;
+  py::list curves;
+  for (const analysis::HarmonicCurve& curve : result.curves) {
+    using Point = harmonic::SolutionPoint;
+    const std::vector<Point>& points = curve.continuation.points;
+    const auto n = static_cast<py::ssize_t>(points.size());
+    const py::ssize_t dofs = n > 0 ? points[0].coefficients.rows() : 0;
+    const py::ssize_t terms = n > 0 ? points[0].coefficients.cols() : 0;
+    py::array_t<double> coefficients({n, dofs, terms});
+    auto c = coefficients.mutable_unchecked<3>();
+    for (py::ssize_t i = 0; i < n; ++i)
+      for (py::ssize_t d = 0; d < dofs; ++d)
+        for (py::ssize_t k = 0; k < terms; ++k) c(i, d, k) = points[i].coefficients(d, k);
+    py::dict entry;
+    entry["fixed"] = curve.fixed;
+    entry["omega"] = Column(points, [](const Point& p) { return p.omega; });
+    entry["level"] = Column(points, [](const Point& p) { return p.level; });
+    entry["coefficients"] = coefficients;
+    entry["newton_iterations"] =
+        Column(points, [](const Point& p) { return double(p.newton_iterations); });
+    entry["floquet_max_real"] = Column(points, [](const Point& p) { return p.floquet_max_real; });
+    entry["stop_reason"] = curve.continuation.stop_reason;
+    entry["steps"] = curve.continuation.steps;
+    entry["rejected_steps"] = curve.continuation.rejected_steps;
+    entry["turning_points"] = curve.continuation.turning_points;
+    entry["seconds"] = curve.continuation.seconds;
+    curves.append(entry);
+  }
+  out["curves"] = curves;
+  return out;
+}
+
+// Reads the options, runs the analysis with the GIL released, converts its result.
+template <class Base, class Read, class Run, class Convert>
+py::dict Typed(const ModelNode& root, py::object progress, Read read, Run run, Convert convert) {
+  const auto options = read(root);
+  PythonObserver<Base> observer(std::move(progress));
+  std::optional<decltype(run(options, observer))> result;
+  {
+    py::gil_scoped_release release;
+    result.emplace(run(options, observer));
+  }
+  observer.Rethrow();
+  return convert(*result);
+}
+
+using TypedRun = py::dict (*)(const ModelNode& root, py::object progress);
+
+const std::map<std::string, TypedRun>& TypedAnalyses() {
+  static const std::map<std::string, TypedRun> analyses = {
+      {"hysteresis",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<analysis::Observer>(root, std::move(progress), model::ReadHysteresis,
+                                          analysis::RunHysteresis, HysteresisArrays);
+       }},
+      {"transient",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<analysis::TransientObserver>(
+             root, std::move(progress),
+             [](const ModelNode& r) { return model::ReadTransient(r).options; },
+             analysis::RunTransient, TransientArrays);
+       }},
+      {"harmonic",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<analysis::Observer>(root, std::move(progress), model::ReadHarmonic,
+                                          analysis::RunHarmonic, HarmonicArrays);
+       }},
+  };
+  return analyses;
+}
+
+}  // namespace
+
+py::dict Analyze(const ModelNode& root, py::object progress) {
+  const std::string name = root.String("analysis");
+  const auto it = TypedAnalyses().find(name);
+  if (it == TypedAnalyses().end()) {
+    std::string names;
+    for (const auto& [typed, run] : TypedAnalyses()) names += (names.empty() ? "" : ", ") + typed;
+    throw root.Locate(InputError("analysis", name,
+                                 "has no typed result in Python yet (" + names +
+                                     "): run it with jointdyn.run(model, out) and read its files"));
+  }
+  try {
+    return it->second(root, std::move(progress));
+  } catch (const InputError& error) {
+    throw root.Locate(error);
+  }
+}
+
+}  // namespace jointdyn::python
