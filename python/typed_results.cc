@@ -14,7 +14,11 @@
 #include "core/error.h"
 #include "model/harmonic_reader.h"
 #include "model/hysteresis_reader.h"
+#include "model/modal_reader.h"
+#include "model/static_reader.h"
 #include "model/transient_reader.h"
+#include "python/arrays.h"
+#include "python/fe_arrays.h"
 #include "python/python_observer.h"
 
 namespace py = pybind11;
@@ -23,27 +27,6 @@ namespace jointdyn::python {
 namespace {
 
 using model::ModelNode;
-
-py::array_t<double> Array(const std::vector<double>& values) {
-  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
-}
-
-// One value per item.
-template <class T, class Get>
-py::array_t<double> Column(const std::vector<T>& items, Get get) {
-  py::array_t<double> out(static_cast<py::ssize_t>(items.size()));
-  auto a = out.mutable_unchecked<1>();
-  for (size_t i = 0; i < items.size(); ++i) a(static_cast<py::ssize_t>(i)) = get(items[i]);
-  return out;
-}
-
-py::dict StatusDict(const Status& status, double wall_seconds) {
-  py::dict out;
-  out["ok"] = status.ok;
-  out["message"] = status.message;
-  out["wall_seconds"] = wall_seconds;
-  return out;
-}
 
 // analysis: hysteresis: per sample time [s], slip and traction (n x 2 [m], [Pa]), gap [m],
 // pressure [Pa], state (0 open, 1 stick, 2 slip), stored energy and work [J/m^2]; per
@@ -195,6 +178,16 @@ const std::map<std::string, TypedRun>& TypedAnalyses() {
        [](const ModelNode& root, py::object progress) {
          return Typed<analysis::Observer>(root, std::move(progress), model::ReadHarmonic,
                                           analysis::RunHarmonic, HarmonicArrays);
+       }},
+      {"modal",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<analysis::Observer>(root, std::move(progress), model::ReadModal,
+                                          analysis::RunModal, ModalArrays);
+       }},
+      {"static",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<analysis::StaticObserver>(root, std::move(progress), model::ReadStatic,
+                                                analysis::RunStatic, StaticArrays);
        }},
   };
   return analyses;

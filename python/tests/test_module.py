@@ -203,7 +203,53 @@ def test_harmonic_arrays_give_the_frequency_response(tmp_path):
     assert np.allclose(amplitude, csv[:, 3], rtol=1e-12)
 
 
-def test_analyses_without_a_typed_result_say_how_to_run_them():
+def test_modal_arrays_and_the_fe_model(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/fe/friction_bar_modal.yaml"))
+    summary = jointdyn.run(model, str(tmp_path))["summary"]
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    # Gmsh meshes the friction bar again in the same process with node coordinates that
+    # differ at rounding (1e-17 m), so the Lanczos iterations end elsewhere within their
+    # tolerance: measured 1e-9 relative (two command-line runs agree bitwise).
+    assert np.allclose(result["frequencies_hz"], summary["frequencies_hz"], rtol=1e-7)
+    fe = result["model"]
+    assert fe["nodes"].shape == (summary["nodes"], 3)
+    assert fe["stiffness"].nnz == summary["nnz_stiffness"]
+    k, m, v = fe["free_stiffness"], fe["free_mass"], result["modes"]
+    assert k.shape == (fe["free_dofs"], fe["free_dofs"])
+    # M-orthonormal modes with K v = omega^2 M v.
+    assert np.allclose(v.T @ (m @ v), np.eye(v.shape[1]), atol=1e-9)
+    omega2 = (2.0 * math.pi * np.asarray(result["frequencies_hz"])) ** 2
+    assert np.allclose(np.diag(v.T @ (k @ v)), omega2, rtol=1e-8)
+    # The consistent mass of the mesh: e_x^T M e_x is the mass of its blocks (no beams).
+    ex = np.zeros(fe["mass"].shape[0])
+    ex[0::fe["dim"]] = 1.0
+    assert ex @ (fe["mass"] @ ex) == pytest.approx(sum(summary["mass_blocks"].values()), rel=1e-9)
+    joint = next(iter(fe["contacts"].values()))
+    assert joint["point"].shape[1] == 3 and joint["area"].sum() > 0.0
+
+
+def test_static_arrays_of_a_dict_model():
+    # A hex20 cantilever clamped at x = 0 under 1e5 Pa on its top face: the clamp carries
+    # p times the face's area, downwards pushed means an upward reaction.
+    p, length, width = 1e5, 0.2, 0.02
+    model = jointdyn.Model({
+        "analysis": "static",
+        "mesh": {"generate": {"structure": "box", "element": "hex20",
+                              "dimensions": [length, width, 0.01], "divisions": [10, 2, 1]}},
+        "materials": {"box": {"E": 210e9, "nu": 0.3, "rho": 7850.0}},
+        "supports": [{"set": "xmin"}],
+        "pressures": [{"set": "zmax", "pressure": p}],
+    })
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    step = result["steps"][-1]
+    assert step["force_n"][0] == pytest.approx([0.0, 0.0, p * length * width], abs=1e-6)
+    assert result["displacement"].shape == (result["model"]["nodes"].shape[0], 3)
+    assert result["displacement"][:, 2].min() < 0.0
+
+
+def test_analyses_without_a_typed_result_say_how_to_run_them():
+    model = jointdyn.load(str(SOURCE / "examples/reduction/friction_bar_cb.yaml"))
     with pytest.raises(jointdyn.InputError, match=r"jointdyn.run\(model, out\)"):
         jointdyn.analyze(model)

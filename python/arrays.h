@@ -1,0 +1,58 @@
+// Converting C++ results to Python: vectors and matrices as numpy arrays (copies), sparse
+// matrices as scipy.sparse.csc_matrix (or (rows, cols, values) without scipy), a status
+// with the wall time as the head of every result dict.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/types.h"
+#include "solvers/matrix.h"
+
+namespace jointdyn::python {
+
+namespace py = pybind11;
+
+inline py::array_t<double> Array(const std::vector<double>& values) {
+  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
+inline py::array_t<double> Array(const VecX& values) {
+  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
+// Rows x cols, C order.
+inline py::array_t<double> Array(const MatX& values) {
+  py::array_t<double> out(
+      {static_cast<py::ssize_t>(values.rows()), static_cast<py::ssize_t>(values.cols())});
+  auto a = out.mutable_unchecked<2>();
+  for (py::ssize_t i = 0; i < a.shape(0); ++i)
+    for (py::ssize_t j = 0; j < a.shape(1); ++j) a(i, j) = values(i, j);
+  return out;
+}
+
+// One value per item.
+template <class T, class Get>
+py::array_t<double> Column(const std::vector<T>& items, Get get) {
+  py::array_t<double> out(static_cast<py::ssize_t>(items.size()));
+  auto a = out.mutable_unchecked<1>();
+  for (size_t i = 0; i < items.size(); ++i) a(static_cast<py::ssize_t>(i)) = get(items[i]);
+  return out;
+}
+
+// scipy.sparse.csc_matrix when scipy imports, else the tuple (rows, cols, values).
+py::object Sparse(const solvers::SparseMatrix& matrix);
+
+inline py::dict StatusDict(const Status& status, double wall_seconds) {
+  py::dict out;
+  out["ok"] = status.ok;
+  out["message"] = status.message;
+  out["wall_seconds"] = wall_seconds;
+  return out;
+}
+
+}  // namespace jointdyn::python
