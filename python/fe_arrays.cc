@@ -129,4 +129,66 @@ py::dict StaticArrays(const analysis::StaticResult& result) {
   return out;
 }
 
+py::dict ReductionArrays(const analysis::ReductionResult& result) {
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  out["basis"] = Array(result.basis.vectors);
+  py::list names, kinds;
+  for (const reduction::BasisColumn& column : result.basis.columns) {
+    names.append(column.name);
+    kinds.append(std::string(reduction::Name(column.kind)));
+  }
+  out["columns"] = names;
+  out["kinds"] = kinds;
+  out["stiffness"] = Array(result.stiffness);
+  out["mass"] = Array(result.mass);
+  out["frequencies_hz"] = Array(result.frequencies);
+  out["rigid_modes_removed"] = result.rigid_modes_removed;
+  out["model"] = FeModelDict(result.model);
+  return out;
+}
+
+namespace {
+
+py::dict RunArrays(const analysis::DynamicRunResult& run) {
+  const analysis::RunHistory& h = run.history;
+  py::dict out = StatusDict(run.transient.status, run.wall_seconds);
+  out["time"] = Array(h.time);
+  for (int c = 0; c < analysis::kCriteria; ++c) {
+    const std::string key = analysis::kCriterionNames[c].key;
+    out[py::str(analysis::kCriterionNames[c].column)] = Array(h.criteria[c]);
+    if (!run.errors[c].empty()) out[py::str(key + "_error")] = Array(run.errors[c]);
+  }
+  MatX dofs(static_cast<Eigen::Index>(h.dofs.size()), h.dofs.empty() ? 0 : h.dofs[0].size());
+  for (size_t i = 0; i < h.dofs.size(); ++i) dofs.row(static_cast<Eigen::Index>(i)) = h.dofs[i];
+  out["dofs"] = Array(dofs);
+  out["coordinates"] = run.size;
+  out["accepted_steps"] = run.transient.accepted_steps;
+  out["rejected_steps"] = run.transient.rejected_steps;
+  out["newton_iterations"] = run.transient.newton_iterations;
+  out["cpu_seconds"] = run.transient.cpu_seconds;
+  out["peak_velocity"] = run.peak_velocity;
+  const time::EnergyBalance& e = run.transient.energy;
+  out["energy"] =
+      py::dict(py::arg("external_work") = e.external_work, py::arg("kinetic") = e.kinetic,
+               py::arg("stored") = e.stored, py::arg("viscous_dissipation") = e.viscous_dissipation,
+               py::arg("law_dissipation") = e.law_dissipation,
+               py::arg("numerical_dissipation") = e.numerical_dissipation);
+  return out;
+}
+
+}  // namespace
+
+py::dict JointDynamicsArrays(const analysis::JointDynamicsResult& result) {
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  py::dict runs;
+  for (size_t r = 0; r < result.results.size(); ++r)
+    runs[py::str(result.runs[r].name)] = RunArrays(result.results[r]);
+  out["runs"] = runs;
+  if (result.reference) out["reference"] = result.runs[*result.reference].name;
+  out["cms_basis"] = result.cms_basis;
+  out["times_s"] = result.times;
+  out["model"] = FeModelDict(result.model);
+  return out;
+}
+
 }  // namespace jointdyn::python

@@ -4,7 +4,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include "analysis/joint_dynamics.h"
 #include "analysis/modal.h"
+#include "analysis/reduction.h"
 #include "analysis/static.h"
 #include "fe/fe_model.h"
 
@@ -20,5 +22,13 @@ pybind11::dict ModalArrays(const analysis::ModalResult& result);
 // figures and the solver's counters; displacement (nodes x dim [m]) of the last step; the
 // model.
 pybind11::dict StaticArrays(const analysis::StaticResult& result);
+
+// The final basis V (free DOFs x m) with its columns' names and kinds, V^T K V, V^T M V, its
+// elastic frequencies [Hz]; the model.
+pybind11::dict ReductionArrays(const analysis::ReductionResult& result);
+// Per run (by name): time [s], the criteria (measure, gap_norm_m, normal_force_n) and their
+// errors against the reference run, the output DOFs (samples x DOFs), counters and energy;
+// the model.
+pybind11::dict JointDynamicsArrays(const analysis::JointDynamicsResult& result);
 
 }  // namespace jointdyn::python

@@ -14,7 +14,9 @@
 #include "core/error.h"
 #include "model/harmonic_reader.h"
 #include "model/hysteresis_reader.h"
+#include "model/joint_dynamics_reader.h"
 #include "model/modal_reader.h"
+#include "model/reduction_reader.h"
 #include "model/static_reader.h"
 #include "model/transient_reader.h"
 #include "python/arrays.h"
@@ -188,6 +190,17 @@ const std::map<std::string, TypedRun>& TypedAnalyses() {
        [](const ModelNode& root, py::object progress) {
          return Typed<analysis::StaticObserver>(root, std::move(progress), model::ReadStatic,
                                                 analysis::RunStatic, StaticArrays);
+       }},
+      {"reduction",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<analysis::Observer>(root, std::move(progress), model::ReadReduction,
+                                          analysis::RunReduction, ReductionArrays);
+       }},
+      {"joint_dynamics",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<analysis::JointDynamicsObserver>(
+             root, std::move(progress), model::ReadJointDynamics, analysis::RunJointDynamics,
+             JointDynamicsArrays);
        }},
   };
   return analyses;

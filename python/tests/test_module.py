@@ -249,7 +249,39 @@ def test_static_arrays_of_a_dict_model():
     assert result["displacement"][:, 2].min() < 0.0
 
 
-def test_analyses_without_a_typed_result_say_how_to_run_them():
+def test_joint_dynamics_histories_are_the_csv(tmp_path):
+    model = jointdyn.load(str(SOURCE / "examples/dynamics/bolted_lap_joint_preload.yaml"))
+    jointdyn.run(model, str(tmp_path))
+    lines = (tmp_path / "histories.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    rows = [line.split(",") for line in lines[1:]]
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    assert set(result["runs"]) == {row[0] for row in rows}
+    for name, run in result["runs"].items():
+        csv = np.array([[float(v) for v in row[1:]] for row in rows if row[0] == name])
+        assert np.array_equal(run["time"], csv[:, header.index("time") - 1]), name
+        for column in ("measure", "gap_norm_m", "normal_force_n"):
+            assert np.array_equal(run[column], csv[:, header.index(column) - 1]), (name, column)
+
+
+def test_reduction_basis_and_reduced_matrices(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/reduction/friction_bar_cb.yaml"))
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    v, k, m = result["basis"], result["stiffness"], result["mass"]
+    fe = result["model"]
+    assert v.shape == (fe["free_dofs"], len(result["columns"]))
+    # The reduced matrices are the projections of the free-DOF K and M.
+    assert np.allclose(v.T @ (fe["free_stiffness"] @ v), k, rtol=1e-9, atol=1e-9 * abs(k).max())
+    assert np.allclose(v.T @ (fe["free_mass"] @ v), m, rtol=1e-9, atol=1e-9 * abs(m).max())
+    elastic = np.sort(np.linalg.eigvals(np.linalg.solve(m, k)).real)
+    elastic = elastic[elastic > (2 * math.pi * 1.0) ** 2]
+    assert np.allclose(np.sqrt(elastic[: len(result["frequencies_hz"])]) / (2 * math.pi),
+                       result["frequencies_hz"], rtol=1e-8)
+
+
+def test_analyses_without_a_typed_result_say_how_to_run_them():
+    model = jointdyn.load(str(SOURCE / "examples/reduction/friction_bar_joint_mode_study.yaml"))
     with pytest.raises(jointdyn.InputError, match=r"jointdyn.run\(model, out\)"):
         jointdyn.analyze(model)
