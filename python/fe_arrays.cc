@@ -87,7 +87,7 @@ py::dict FeModelDict(const fe::FeModel& model) {
   return out;
 }
 
-py::dict ModalArrays(const analysis::ModalResult& result) {
+py::dict ModalArrays(const analysis::ModalOptions&, const analysis::ModalResult& result) {
   py::dict out = StatusDict(result.status, result.wall_seconds);
   out["frequencies_hz"] = Array(result.frequencies_hz);
   out["modes"] = Array(result.eigen.vectors);
@@ -96,7 +96,7 @@ py::dict ModalArrays(const analysis::ModalResult& result) {
   return out;
 }
 
-py::dict StaticArrays(const analysis::StaticResult& result) {
+py::dict StaticArrays(const analysis::StaticOptions&, const analysis::StaticResult& result) {
   py::dict out = StatusDict(result.status, result.wall_seconds);
   py::list steps;
   for (const analysis::StaticStep& step : result.steps) {
@@ -129,7 +129,8 @@ py::dict StaticArrays(const analysis::StaticResult& result) {
   return out;
 }
 
-py::dict ReductionArrays(const analysis::ReductionResult& result) {
+py::dict ReductionArrays(const analysis::ReductionOptions&,
+                         const analysis::ReductionResult& result) {
   py::dict out = StatusDict(result.status, result.wall_seconds);
   out["basis"] = Array(result.basis.vectors);
   py::list names, kinds;
@@ -178,7 +179,8 @@ py::dict RunArrays(const analysis::DynamicRunResult& run) {
 
 }  // namespace
 
-py::dict JointDynamicsArrays(const analysis::JointDynamicsResult& result) {
+py::dict JointDynamicsArrays(const analysis::JointDynamicsOptions&,
+                             const analysis::JointDynamicsResult& result) {
   py::dict out = StatusDict(result.status, result.wall_seconds);
   py::dict runs;
   for (size_t r = 0; r < result.results.size(); ++r)

@@ -157,6 +157,28 @@ py::dict EvaluateLaw(const py::dict& law, const py::array_t<double>& slip, doubl
   return result;
 }
 
+// The interface laws a model can name (model/law_registry.h): type, kind (tangential or
+// normal), summary, reference, has_dim, the parameters (key, unit, rule, meaning) and the
+// documented example (a YAML flow mapping) with its slip [m] and pressure scales.
+py::list Laws() {
+  py::list out;
+  const auto add = [&out](const auto& spec, const char* kind) {
+    py::list params;
+    for (const jointdyn::model::ParamDoc& p : spec.params)
+      params.append(py::dict(py::arg("key") = p.key, py::arg("unit") = p.unit,
+                             py::arg("rule") = p.rule, py::arg("meaning") = p.meaning));
+    out.append(py::dict(py::arg("type") = spec.type, py::arg("kind") = kind,
+                        py::arg("summary") = spec.summary, py::arg("reference") = spec.reference,
+                        py::arg("has_dim") = spec.has_dim, py::arg("params") = params,
+                        py::arg("example") = spec.example,
+                        py::arg("example_slip") = spec.example_slip,
+                        py::arg("example_pressure") = spec.example_pressure));
+  };
+  for (const auto& spec : jointdyn::model::TangentialLawSpecs()) add(spec, "tangential");
+  for (const auto& spec : jointdyn::model::NormalLawSpecs()) add(spec, "normal");
+  return out;
+}
+
 py::dict Analyze(const Model& model, py::object progress) {
   return jointdyn::python::Analyze(model.Root(), std::move(progress));
 }
@@ -182,6 +204,7 @@ PYBIND11_MODULE(_jointdyn, m) {
         "status, counters, timings and numpy arrays. `progress(event)` gets dicts "
         "{'kind': 'progress', 'task', 'done', 'total'} and {'kind': 'note', 'text'}; if it "
         "raises (or on Ctrl-C) the run stops and the exception reaches the caller");
+  m.def("laws", &Laws, "The interface laws (docs/laws.md) with their parameters and examples");
   m.def("evaluate_law", &EvaluateLaw, py::arg("law"), py::arg("slip"), py::arg("pressure"),
         py::arg("dt") = 1e-3,
         "Steps a tangential law (a dict as in model files, e.g. {'type': 'coulomb', 'dim': 2, "

@@ -33,7 +33,8 @@ using model::ModelNode;
 // analysis: hysteresis: per sample time [s], slip and traction (n x 2 [m], [Pa]), gap [m],
 // pressure [Pa], state (0 open, 1 stick, 2 slip), stored energy and work [J/m^2]; per
 // cycle the dissipation [J/m^2]; the amplitude sweep when given.
-py::dict HysteresisArrays(const analysis::HysteresisResult& result) {
+py::dict HysteresisArrays(const analysis::HysteresisOptions&,
+                          const analysis::HysteresisResult& result) {
   using Sample = laws::HysteresisSample;
   const std::vector<Sample>& samples = result.loop.samples;
   const auto n = static_cast<py::ssize_t>(samples.size());
@@ -76,7 +77,8 @@ py::dict HysteresisArrays(const analysis::HysteresisResult& result) {
 
 // analysis: transient: `columns` (the names of transient.csv) and `samples` (one row per
 // recorded sample), each column also by its name; counters and the energy balance [J].
-py::dict TransientArrays(const analysis::TransientResult& result) {
+py::dict TransientArrays(const analysis::TransientOptions&,
+                         const analysis::TransientResult& result) {
   const auto n = static_cast<py::ssize_t>(result.rows.size());
   const auto m = static_cast<py::ssize_t>(result.columns.size());
   py::array_t<double> samples({n, m});
@@ -108,13 +110,24 @@ py::dict TransientArrays(const analysis::TransientResult& result) {
   return out;
 }
 
-// analysis: harmonic: per curve its fixed parameter (level [-] or frequency [rad/s]), per
-// point omega [rad/s], level [-], the harmonic coefficients (points x DOFs x 2H+1 [m]:
-// c0, a1, b1, ...), Newton iterations, stability (largest real Floquet exponent [1/s]).
-py::dict HarmonicArrays(const analysis::HarmonicResult& result) {
+// analysis: harmonic: `terms`, the names of the harmonic coefficients (c0, a1, b1, ...; no
+// c0 with odd harmonics only); per curve its fixed parameter (level [-] or frequency
+// [rad/s]), per point omega [rad/s], level [-], the coefficients (points x DOFs x terms
+// [m]), the first harmonic's amplitude (points x DOFs [m]), Newton iterations, stability
+// (largest real Floquet exponent [1/s]).
+py::dict HarmonicArrays(const analysis::HarmonicOptions& options,
+                        const analysis::HarmonicResult& result) {
   py::dict out = StatusDict(result.status, result.wall_seconds);
   out["dofs"] = result.dofs;
   out["unknowns"] = result.unknowns;
+  const harmonic::HarmonicBasis& basis = options.harmonics.basis;
+  py::list terms;
+  if (basis.has_static()) terms.append("c0");
+  for (int pair = 0; pair < basis.num_pairs(); ++pair) {
+    terms.append("a" + std::to_string(basis.PairHarmonic(pair)));
+    terms.append("b" + std::to_string(basis.PairHarmonic(pair)));
+  }
+  out["terms"] = terms;
   py::list curves;
   for (const analysis::HarmonicCurve& curve : result.curves) {
     using Point = harmonic::SolutionPoint;
@@ -122,16 +135,20 @@ py::dict HarmonicArrays(const analysis::HarmonicResult& result) {
     const auto n = static_cast<py::ssize_t>(points.size());
     const py::ssize_t dofs = n > 0 ? points[0].coefficients.rows() : 0;
     const py::ssize_t terms = n > 0 ? points[0].coefficients.cols() : 0;
-    py::array_t<double> coefficients({n, dofs, terms});
+    py::array_t<double> coefficients({n, dofs, terms}), amplitude({n, dofs});
     auto c = coefficients.mutable_unchecked<3>();
+    auto a = amplitude.mutable_unchecked<2>();
     for (py::ssize_t i = 0; i < n; ++i)
-      for (py::ssize_t d = 0; d < dofs; ++d)
+      for (py::ssize_t d = 0; d < dofs; ++d) {
         for (py::ssize_t k = 0; k < terms; ++k) c(i, d, k) = points[i].coefficients(d, k);
+        a(i, d) = analysis::FirstHarmonicAmplitude(basis, points[i], static_cast<int>(d));
+      }
     py::dict entry;
     entry["fixed"] = curve.fixed;
     entry["omega"] = Column(points, [](const Point& p) { return p.omega; });
     entry["level"] = Column(points, [](const Point& p) { return p.level; });
     entry["coefficients"] = coefficients;
+    entry["amplitude_h1"] = amplitude;
     entry["newton_iterations"] =
         Column(points, [](const Point& p) { return double(p.newton_iterations); });
     entry["floquet_max_real"] = Column(points, [](const Point& p) { return p.floquet_max_real; });
@@ -157,7 +174,7 @@ py::dict Typed(const ModelNode& root, py::object progress, Read read, Run run, C
     result.emplace(run(options, observer));
   }
   observer.Rethrow();
-  return convert(*result);
+  return convert(options, *result);
 }
 
 using TypedRun = py::dict (*)(const ModelNode& root, py::object progress);

@@ -9,6 +9,6 @@
 
 Errors in a model raise jointdyn.InputError (a ValueError) with the command line's message.
 """
-from ._jointdyn import InputError, IoError, Model, analyze, evaluate_law, load, run
+from ._jointdyn import InputError, IoError, Model, analyze, evaluate_law, laws, load, run
 
-__all__ = ["InputError", "IoError", "Model", "analyze", "evaluate_law", "load", "run"]
+__all__ = ["InputError", "IoError", "Model", "analyze", "evaluate_law", "laws", "load", "run"]
