@@ -21,6 +21,7 @@
 #include "laws/law_point.h"
 #include "model/law_registry.h"
 #include "model/model_node.h"
+#include "python/python_observer.h"
 #include "python/typed_results.h"
 #include "run/run_model.h"
 
@@ -99,7 +100,9 @@ py::dict Run(const Model& model, const std::string& out) {
   {
     const ModelNode root = model.Root();
     py::gil_scoped_release release;
+    jointdyn::python::StopOnInterrupt interrupt;
     outcome = jointdyn::run::RunModel(root, out);
+    jointdyn::ClearStopRequest();
   }
   std::ifstream in(outcome.summary);
   std::stringstream json;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <signal.h>
 
 #include <csignal>
 #include <optional>
@@ -16,6 +17,29 @@
 #include "core/stop.h"
 
 namespace jointdyn::python {
+
+// While it lives (around a computation that runs without the GIL, when Python cannot run
+// its own handler), SIGINT requests a stop (core/stop.h) instead of raising
+// KeyboardInterrupt later: the analysis ends at its next step with its results so far,
+// status "interrupted by SIGINT". The previous handler (Python's) comes back after.
+class StopOnInterrupt {
+ public:
+  StopOnInterrupt() {
+    struct sigaction action {};
+    action.sa_handler = [](int signal) { RequestStop(signal); };
+    sigemptyset(&action.sa_mask);
+    installed_ = sigaction(SIGINT, &action, &previous_) == 0;
+  }
+  ~StopOnInterrupt() {
+    if (installed_) sigaction(SIGINT, &previous_, nullptr);
+  }
+  StopOnInterrupt(const StopOnInterrupt&) = delete;
+  StopOnInterrupt& operator=(const StopOnInterrupt&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool installed_ = false;
+};
 
 template <class Base>
 class PythonObserver final : public Base {

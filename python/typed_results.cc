@@ -35,30 +35,31 @@ using model::ModelNode;
 // cycle the dissipation [J/m^2]; the amplitude sweep when given.
 py::dict HysteresisArrays(const analysis::HysteresisOptions&,
                           const analysis::HysteresisResult& result) {
-  using Sample = laws::HysteresisSample;
-  const std::vector<Sample>& samples = result.loop.samples;
+  const std::vector<laws::HysteresisSample>& samples = result.loop.samples;
   const auto n = static_cast<py::ssize_t>(samples.size());
   py::array_t<double> slip({n, py::ssize_t{2}}), traction({n, py::ssize_t{2}});
+  py::array_t<double> time(n), gap(n), pressure(n), stored(n), work(n);
   py::array_t<int> state(n);
-  auto s = slip.mutable_unchecked<2>();
-  auto t = traction.mutable_unchecked<2>();
-  auto c = state.mutable_unchecked<1>();
-  for (py::ssize_t i = 0; i < n; ++i) {
-    for (int a = 0; a < 2; ++a) {
-      s(i, a) = samples[i].slip(a);
-      t(i, a) = samples[i].traction(a);
-    }
-    c(i) = static_cast<int>(samples[i].state);
+  double *s = slip.mutable_data(), *t = traction.mutable_data();
+  double *tm = time.mutable_data(), *g = gap.mutable_data(), *p = pressure.mutable_data();
+  double *e = stored.mutable_data(), *w = work.mutable_data();
+  int* c = state.mutable_data();
+  for (py::ssize_t i = 0; i < n; ++i) {  // one pass over the samples
+    const laws::HysteresisSample& x = samples[i];
+    s[2 * i] = x.slip(0), s[2 * i + 1] = x.slip(1);
+    t[2 * i] = x.traction(0), t[2 * i + 1] = x.traction(1);
+    tm[i] = x.time, g[i] = x.gap, p[i] = x.pressure, e[i] = x.stored_energy, w[i] = x.work;
+    c[i] = static_cast<int>(x.state);
   }
   py::dict out = StatusDict(result.status, result.wall_seconds);
-  out["time"] = Column(samples, [](const Sample& x) { return x.time; });
+  out["time"] = time;
   out["slip"] = slip;
   out["traction"] = traction;
-  out["gap"] = Column(samples, [](const Sample& x) { return x.gap; });
-  out["pressure"] = Column(samples, [](const Sample& x) { return x.pressure; });
+  out["gap"] = gap;
+  out["pressure"] = pressure;
   out["state"] = state;
-  out["stored_energy"] = Column(samples, [](const Sample& x) { return x.stored_energy; });
-  out["work"] = Column(samples, [](const Sample& x) { return x.work; });
+  out["stored_energy"] = stored;
+  out["work"] = work;
   out["dissipation_per_cycle"] = Array(result.loop.dissipation_per_cycle);
   out["secant_stiffness"] = result.loop.secant_stiffness;
   out["max_traction"] = result.loop.max_traction;
@@ -171,6 +172,7 @@ py::dict Typed(const ModelNode& root, py::object progress, Read read, Run run, C
   std::optional<decltype(run(options, observer))> result;
   {
     py::gil_scoped_release release;
+    StopOnInterrupt interrupt;
     result.emplace(run(options, observer));
   }
   observer.Rethrow();
