@@ -10,19 +10,14 @@ std::mutex& SessionMutex() {
   return mutex;
 }
 
-void InitializeOnce() {
-  static const bool initialized = [] {
-    // No configuration files: a user's gmshrc must not change jointdyn's meshes.
-    gmsh::initialize(0, nullptr, /*readConfigFiles=*/false);
-    return true;
-  }();
-  (void)initialized;
-}
-
 }  // namespace
 
 GmshSession::GmshSession(bool verbose) : lock_(SessionMutex()) {
-  InitializeOnce();
+  // Gmsh afresh for every session: options and internal state (e.g. the random perturbation
+  // of its meshers) from an earlier mesh in the same process must not change this one (a
+  // second mesh of the friction bar in one process differed at rounding). No configuration
+  // files: a user's gmshrc must not change jointdyn's meshes.
+  gmsh::initialize(0, nullptr, /*readConfigFiles=*/false);
   gmsh::option::setNumber("General.Terminal", verbose ? 1 : 0);
   gmsh::clear();
   // Errors are logged, not thrown: Gmsh 4.8 stays "busy" for the rest of the process
@@ -35,7 +30,7 @@ GmshSession::GmshSession(bool verbose) : lock_(SessionMutex()) {
 
 GmshSession::~GmshSession() {
   gmsh::logger::stop();
-  gmsh::clear();
+  gmsh::finalize();
 }
 
 std::vector<std::string> GmshSession::Errors() const {
