@@ -32,34 +32,38 @@ using model::ModelNode;
 
 // analysis: hysteresis: per sample time [s], slip and traction (n x 2 [m], [Pa]), gap [m],
 // pressure [Pa], state (0 open, 1 stick, 2 slip), stored energy and work [J/m^2]; per
-// cycle the dissipation [J/m^2]; the amplitude sweep when given.
-py::dict HysteresisArrays(const analysis::HysteresisOptions&,
-                          const analysis::HysteresisResult& result) {
-  const std::vector<laws::HysteresisSample>& samples = result.loop.samples;
-  const auto n = static_cast<py::ssize_t>(samples.size());
-  py::array_t<double> slip({n, py::ssize_t{2}}), traction({n, py::ssize_t{2}});
-  py::array_t<double> time(n), gap(n), pressure(n), stored(n), work(n);
-  py::array_t<int> state(n);
-  double *s = slip.mutable_data(), *t = traction.mutable_data();
-  double *tm = time.mutable_data(), *g = gap.mutable_data(), *p = pressure.mutable_data();
-  double *e = stored.mutable_data(), *w = work.mutable_data();
-  int* c = state.mutable_data();
-  for (py::ssize_t i = 0; i < n; ++i) {  // one pass over the samples
-    const laws::HysteresisSample& x = samples[i];
-    s[2 * i] = x.slip(0), s[2 * i + 1] = x.slip(1);
-    t[2 * i] = x.traction(0), t[2 * i + 1] = x.traction(1);
-    tm[i] = x.time, g[i] = x.gap, p[i] = x.pressure, e[i] = x.stored_energy, w[i] = x.work;
-    c[i] = static_cast<int>(x.state);
-  }
+// cycle the dissipation [J/m^2]; the amplitude sweep when given. The per-sample arrays are
+// strided views on the samples (moved out of the result, kept alive by the arrays): no
+// copy, which would cost as much as a cheap law's evaluation (bench/python_overhead.py).
+py::dict HysteresisArrays(const analysis::HysteresisOptions&, analysis::HysteresisResult& result) {
+  using Sample = laws::HysteresisSample;
+  static_assert(sizeof(laws::ContactState) == sizeof(int));
+  auto* samples = new std::vector<Sample>(std::move(result.loop.samples));
+  const py::capsule owner(samples, [](void* p) { delete static_cast<std::vector<Sample>*>(p); });
+  const auto n = static_cast<py::ssize_t>(samples->size());
+  const Sample empty;
+  const Sample& first = n > 0 ? samples->front() : empty;
+  const py::ssize_t stride = n > 0 ? static_cast<py::ssize_t>(sizeof(Sample)) : 0;
+  const auto scalar = [&](const double& field) {
+    return n > 0 ? py::array_t<double>({n}, {stride}, &field, owner) : py::array_t<double>(0);
+  };
+  const auto pair = [&](const Vec2& field) {
+    return n > 0 ? py::array_t<double>({n, py::ssize_t{2}},
+                                       {stride, static_cast<py::ssize_t>(sizeof(double))},
+                                       field.data(), owner)
+                 : py::array_t<double>(std::vector<py::ssize_t>{0, 2});
+  };
   py::dict out = StatusDict(result.status, result.wall_seconds);
-  out["time"] = time;
-  out["slip"] = slip;
-  out["traction"] = traction;
-  out["gap"] = gap;
-  out["pressure"] = pressure;
-  out["state"] = state;
-  out["stored_energy"] = stored;
-  out["work"] = work;
+  out["time"] = scalar(first.time);
+  out["slip"] = pair(first.slip);
+  out["traction"] = pair(first.traction);
+  out["gap"] = scalar(first.gap);
+  out["pressure"] = scalar(first.pressure);
+  out["state"] =
+      n > 0 ? py::array_t<int>({n}, {stride}, reinterpret_cast<const int*>(&first.state), owner)
+            : py::array_t<int>(0);
+  out["stored_energy"] = scalar(first.stored_energy);
+  out["work"] = scalar(first.work);
   out["dissipation_per_cycle"] = Array(result.loop.dissipation_per_cycle);
   out["secant_stiffness"] = result.loop.secant_stiffness;
   out["max_traction"] = result.loop.max_traction;
