@@ -193,4 +193,55 @@ py::dict JointDynamicsArrays(const analysis::JointDynamicsOptions&,
   return out;
 }
 
+namespace {
+
+py::dict Criteria(const std::array<double, analysis::kCriteria>& values) {
+  py::dict out;
+  for (int c = 0; c < analysis::kCriteria; ++c)
+    out[py::str(analysis::kCriterionNames[c].column)] = values[c];
+  return out;
+}
+
+py::dict CurveArrays(const analysis::StudyCurve& curve, const std::vector<int>& modes) {
+  py::dict out;
+  out["method"] = analysis::ExtensionKey(curve.method);
+  out["g"] = modes;
+  out["vectors"] = curve.vectors;
+  for (int c = 0; c < analysis::kCriteria; ++c) {
+    const std::string column = analysis::kCriterionNames[c].column;
+    out[py::str(column)] =
+        Column(curve.points, [c](const analysis::StudyPoint& p) { return p.values[c]; });
+    out[py::str(std::string(analysis::kCriterionNames[c].key) + "_error")] = Array(curve.errors[c]);
+  }
+  return out;
+}
+
+}  // namespace
+
+py::dict JointModeStudyArrays(const analysis::JointModeStudyOptions& options,
+                              const analysis::JointModeStudyResult& result) {
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  py::dict cases;
+  for (size_t i = 0; i < result.cases.size(); ++i) {
+    const analysis::StudyCase& study = result.cases[i];
+    py::dict entry;
+    entry["full"] = Criteria(study.full.values);
+    py::list curves;
+    for (const analysis::StudyCurve& curve : study.curves)
+      curves.append(CurveArrays(curve, options.modes));
+    entry["curves"] = curves;
+    cases[py::str(options.cases[i].name)] = entry;
+  }
+  out["cases"] = cases;
+  py::dict povs;
+  for (const analysis::PovCurve& pov : result.povs)
+    povs[analysis::ExtensionKey(pov.method)] = Array(pov.ratio);
+  out["pov_ratio"] = povs;
+  out["m"] = result.m;
+  out["cms_basis"] = result.cms_basis;
+  out["times_s"] = result.times;
+  out["model"] = FeModelDict(result.model);
+  return out;
+}
+
 }  // namespace jointdyn::python

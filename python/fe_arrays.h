@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include "analysis/joint_dynamics.h"
+#include "analysis/joint_mode_study.h"
 #include "analysis/modal.h"
 #include "analysis/reduction.h"
 #include "analysis/static.h"
@@ -32,5 +33,10 @@ pybind11::dict ReductionArrays(const analysis::ReductionOptions&,
 // the model.
 pybind11::dict JointDynamicsArrays(const analysis::JointDynamicsOptions&,
                                    const analysis::JointDynamicsResult& result);
+
+// Per load case: the full solution's criteria; per method: g, the basis size and the
+// criteria and their relative errors per g; w(g) per method; the model.
+pybind11::dict JointModeStudyArrays(const analysis::JointModeStudyOptions& options,
+                                    const analysis::JointModeStudyResult& result);
 
 }  // namespace jointdyn::python

@@ -1,19 +1,26 @@
-// The observer of a typed run from Python: progress and notes go to a Python callable (with
-// the GIL), which also checks for Ctrl-C. A callable that raises, or Ctrl-C, requests the
-// analysis to stop (core/stop.h: it ends at its next step with its results so far); the
-// exception is raised to the caller after the run (Rethrow). `Base`: the analysis'
-// observer type (analysis::Observer, TransientObserver, ...), whose per-step calls keep
-// their defaults.
+// The observer of a typed run from Python: progress, notes and per-step data go to a Python
+// callable (with the GIL) as event dicts. A callable that raises requests the analysis to
+// stop (core/stop.h: it ends at its next step with its results so far); the exception is
+// raised to the caller after the run (Rethrow). `Base`: the analysis' observer type
+// (analysis::Observer, TransientObserver, ...). Ctrl-C while C++ computes: StopOnInterrupt.
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 #include <signal.h>
 
+#include <array>
 #include <csignal>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "analysis/criteria.h"
+#include "analysis/joint_dynamics.h"
+#include "analysis/static.h"
+#include "analysis/transient.h"
 #include "core/stop.h"
 
 namespace jointdyn::python {
@@ -42,20 +49,22 @@ class StopOnInterrupt {
 };
 
 template <class Base>
-class PythonObserver final : public Base {
+class PythonObserver : public Base {
  public:
   explicit PythonObserver(pybind11::object callback) : callback_(std::move(callback)) {}
 
   void Progress(const std::string& task, int done, int total) override {
-    pybind11::gil_scoped_acquire gil;
-    Call(pybind11::dict(pybind11::arg("kind") = "progress", pybind11::arg("task") = task,
-                        pybind11::arg("done") = done, pybind11::arg("total") = total));
+    Send([&] {
+      return pybind11::dict(pybind11::arg("kind") = "progress", pybind11::arg("task") = task,
+                            pybind11::arg("done") = done, pybind11::arg("total") = total);
+    });
   }
   void Note(const std::string& text) override {
-    pybind11::gil_scoped_acquire gil;
-    Call(pybind11::dict(pybind11::arg("kind") = "note", pybind11::arg("text") = text));
+    Send([&] {
+      return pybind11::dict(pybind11::arg("kind") = "note", pybind11::arg("text") = text);
+    });
   }
-  // After the run, with the GIL: raises what the callback raised, or KeyboardInterrupt.
+  // After the run, with the GIL: raises what the callback raised.
   void Rethrow() {
     ClearStopRequest();
     if (!error_) return;
@@ -64,20 +73,71 @@ class PythonObserver final : public Base {
     throw error;
   }
 
- private:
-  void Call(const pybind11::dict& event) {  // with the GIL
-    if (error_) return;
+ protected:
+  // Calls the callback (if any) with the event `make` builds, with the GIL; an exception in
+  // it requests the stop and is kept for Rethrow.
+  template <class Make>
+  void Send(Make make) {
+    if (callback_.is_none() || error_) return;  // is_none: no reference count, no GIL
+    pybind11::gil_scoped_acquire gil;
     try {
-      if (PyErr_CheckSignals() != 0) throw pybind11::error_already_set();
-      if (!callback_.is_none()) callback_(event);
+      callback_(make());
     } catch (pybind11::error_already_set& error) {
       error_ = std::move(error);
       RequestStop(SIGINT);
     }
   }
 
+ private:
   pybind11::object callback_;
   std::optional<pybind11::error_already_set> error_;
+};
+
+// Per-step data of the analyses that have them, as events: {'kind': 'sample', 'row': [..]}
+// (transient: the values of its columns), {'kind': 'step', 'index', 't', 'force_n' (per
+// support), 'open_pairs', 'sticking_pairs', 'slipping_pairs'} (static), {'kind': 'sample',
+// 'run', 'time', 'measure', 'gap_norm_m', 'normal_force_n'} (joint_dynamics).
+class TransientPythonObserver final : public PythonObserver<analysis::TransientObserver> {
+ public:
+  using PythonObserver::PythonObserver;
+  void Sample(const std::vector<double>& row) override {
+    Send([&] {
+      return pybind11::dict(pybind11::arg("kind") = "sample", pybind11::arg("row") = row);
+    });
+  }
+};
+
+class StaticPythonObserver final : public PythonObserver<analysis::StaticObserver> {
+ public:
+  using PythonObserver::PythonObserver;
+  void Step(const analysis::StaticStep& step, std::span<const joint::JointOperator>,
+            const VecX&) override {
+    Send([&] {
+      pybind11::list forces;
+      for (const analysis::Reaction& r : step.reactions)
+        forces.append(pybind11::make_tuple(r.force.x(), r.force.y(), r.force.z()));
+      return pybind11::dict(pybind11::arg("kind") = "step", pybind11::arg("index") = step.index,
+                            pybind11::arg("t") = step.t, pybind11::arg("force_n") = forces,
+                            pybind11::arg("open_pairs") = step.joints.open_pairs,
+                            pybind11::arg("sticking_pairs") = step.joints.sticking_pairs,
+                            pybind11::arg("slipping_pairs") = step.joints.slipping_pairs);
+    });
+  }
+};
+
+class JointDynamicsPythonObserver final : public PythonObserver<analysis::JointDynamicsObserver> {
+ public:
+  using PythonObserver::PythonObserver;
+  void Sample(const analysis::DynamicRun& run, double time,
+              const std::array<double, analysis::kCriteria>& criteria, const VecX&) override {
+    Send([&] {
+      pybind11::dict event(pybind11::arg("kind") = "sample", pybind11::arg("run") = run.name,
+                           pybind11::arg("time") = time);
+      for (int c = 0; c < analysis::kCriteria; ++c)
+        event[pybind11::str(analysis::kCriterionNames[c].column)] = criteria[c];
+      return event;
+    });
+  }
 };
 
 }  // namespace jointdyn::python

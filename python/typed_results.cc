@@ -15,6 +15,7 @@
 #include "model/harmonic_reader.h"
 #include "model/hysteresis_reader.h"
 #include "model/joint_dynamics_reader.h"
+#include "model/joint_mode_study_reader.h"
 #include "model/modal_reader.h"
 #include "model/reduction_reader.h"
 #include "model/static_reader.h"
@@ -169,10 +170,10 @@ py::dict HarmonicArrays(const analysis::HarmonicOptions& options,
 }
 
 // Reads the options, runs the analysis with the GIL released, converts its result.
-template <class Base, class Read, class Run, class Convert>
+template <class Observer, class Read, class Run, class Convert>
 py::dict Typed(const ModelNode& root, py::object progress, Read read, Run run, Convert convert) {
   const auto options = read(root);
-  PythonObserver<Base> observer(std::move(progress));
+  Observer observer(std::move(progress));
   std::optional<decltype(run(options, observer))> result;
   {
     py::gil_scoped_release release;
@@ -189,41 +190,49 @@ const std::map<std::string, TypedRun>& TypedAnalyses() {
   static const std::map<std::string, TypedRun> analyses = {
       {"hysteresis",
        [](const ModelNode& root, py::object progress) {
-         return Typed<analysis::Observer>(root, std::move(progress), model::ReadHysteresis,
-                                          analysis::RunHysteresis, HysteresisArrays);
+         return Typed<PythonObserver<analysis::Observer>>(
+             root, std::move(progress), model::ReadHysteresis, analysis::RunHysteresis,
+             HysteresisArrays);
        }},
       {"transient",
        [](const ModelNode& root, py::object progress) {
-         return Typed<analysis::TransientObserver>(
+         return Typed<TransientPythonObserver>(
              root, std::move(progress),
              [](const ModelNode& r) { return model::ReadTransient(r).options; },
              analysis::RunTransient, TransientArrays);
        }},
       {"harmonic",
        [](const ModelNode& root, py::object progress) {
-         return Typed<analysis::Observer>(root, std::move(progress), model::ReadHarmonic,
-                                          analysis::RunHarmonic, HarmonicArrays);
+         return Typed<PythonObserver<analysis::Observer>>(
+             root, std::move(progress), model::ReadHarmonic, analysis::RunHarmonic, HarmonicArrays);
        }},
       {"modal",
        [](const ModelNode& root, py::object progress) {
-         return Typed<analysis::Observer>(root, std::move(progress), model::ReadModal,
-                                          analysis::RunModal, ModalArrays);
+         return Typed<PythonObserver<analysis::Observer>>(
+             root, std::move(progress), model::ReadModal, analysis::RunModal, ModalArrays);
        }},
       {"static",
        [](const ModelNode& root, py::object progress) {
-         return Typed<analysis::StaticObserver>(root, std::move(progress), model::ReadStatic,
-                                                analysis::RunStatic, StaticArrays);
+         return Typed<StaticPythonObserver>(root, std::move(progress), model::ReadStatic,
+                                            analysis::RunStatic, StaticArrays);
        }},
       {"reduction",
        [](const ModelNode& root, py::object progress) {
-         return Typed<analysis::Observer>(root, std::move(progress), model::ReadReduction,
-                                          analysis::RunReduction, ReductionArrays);
+         return Typed<PythonObserver<analysis::Observer>>(root, std::move(progress),
+                                                          model::ReadReduction,
+                                                          analysis::RunReduction, ReductionArrays);
+       }},
+      {"joint_mode_study",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<PythonObserver<analysis::Observer>>(
+             root, std::move(progress), model::ReadJointModeStudy, analysis::RunJointModeStudy,
+             JointModeStudyArrays);
        }},
       {"joint_dynamics",
        [](const ModelNode& root, py::object progress) {
-         return Typed<analysis::JointDynamicsObserver>(
-             root, std::move(progress), model::ReadJointDynamics, analysis::RunJointDynamics,
-             JointDynamicsArrays);
+         return Typed<JointDynamicsPythonObserver>(root, std::move(progress),
+                                                   model::ReadJointDynamics,
+                                                   analysis::RunJointDynamics, JointDynamicsArrays);
        }},
   };
   return analyses;
@@ -232,17 +241,11 @@ const std::map<std::string, TypedRun>& TypedAnalyses() {
 }  // namespace
 
 py::dict Analyze(const ModelNode& root, py::object progress) {
-  const std::string name = root.String("analysis");
-  const auto it = TypedAnalyses().find(name);
-  if (it == TypedAnalyses().end()) {
-    std::string names;
-    for (const auto& [typed, run] : TypedAnalyses()) names += (names.empty() ? "" : ", ") + typed;
-    throw root.Locate(InputError("analysis", name,
-                                 "has no typed result in Python yet (" + names +
-                                     "): run it with jointdyn.run(model, out) and read its files"));
-  }
+  std::vector<std::pair<std::string, TypedRun>> choices(TypedAnalyses().begin(),
+                                                        TypedAnalyses().end());
+  const TypedRun run = root.Enum<TypedRun>("analysis", choices);
   try {
-    return it->second(root, std::move(progress));
+    return run(root, std::move(progress));
   } catch (const InputError& error) {
     throw root.Locate(error);
   }

@@ -11,7 +11,7 @@ namespace jointdyn::python {
 
 // Runs the analysis `root` names and returns its result (status, counters, timings,
 // arrays). `progress`: None or a callable taking event dicts (python_observer.h). Throws
-// InputError (located in the model) for a bad model or an analysis without a typed result.
+// InputError (located in the model) for a bad model.
 pybind11::dict Analyze(const model::ModelNode& root, pybind11::object progress);
 
 }  // namespace jointdyn::python

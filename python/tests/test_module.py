@@ -283,10 +283,47 @@ def test_reduction_basis_and_reduced_matrices(tmp_path):
                        result["frequencies_hz"], rtol=1e-8)
 
 
-def test_analyses_without_a_typed_result_say_how_to_run_them():
-    model = jointdyn.load(str(SOURCE / "examples/reduction/friction_bar_joint_mode_study.yaml"))
-    with pytest.raises(jointdyn.InputError, match=r"jointdyn.run\(model, out\)"):
-        jointdyn.analyze(model)
+def test_joint_mode_study_curves():
+    # The static convergence study of the friction bar, made small: 5 mm elements, two
+    # methods, g = 0, 5, 10. The wPOD curve's gap-norm error falls from g = 0 to g = 10.
+    path = SOURCE / "examples/reduction/friction_bar_joint_mode_study.yaml"
+    spec = yaml.safe_load(path.read_text())
+    spec["mesh"]["generate"]["size"] = 5.0e-3
+    spec["study"]["methods"] = ["wpod_tvd", "vibration_modes"]
+    spec["study"]["modes"] = [0, 5, 10]
+    result = jointdyn.analyze(jointdyn.Model(spec, name=str(path)))
+    assert result["ok"], result["message"]
+    assert set(result["pov_ratio"]) >= {"wpod_tvd"}
+    for case in result["cases"].values():
+        wpod = next(c for c in case["curves"] if c["method"] == "wpod_tvd")
+        assert list(wpod["g"]) == [0, 5, 10]
+        assert wpod["gap_norm_error"][2] < wpod["gap_norm_error"][0]
+
+
+def test_unknown_analysis_names_the_choices():
+    with pytest.raises(jointdyn.InputError, match=r"analysis = spinning: must be one of"):
+        jointdyn.analyze(jointdyn.Model({"analysis": "spinning"}))
+
+
+def test_per_step_events():
+    transient = jointdyn.load(str(SOURCE / "examples/transient/den_hartog_coulomb.yaml"))
+    rows = []
+    result = jointdyn.analyze(transient, progress=lambda e: e["kind"] == "sample" and rows.append(e["row"]))
+    assert np.array_equal(np.array(rows), result["samples"])
+    steps = []
+    static = jointdyn.Model({
+        "analysis": "static",
+        "mesh": {"generate": {"structure": "box", "element": "hex8",
+                              "dimensions": [0.1, 0.01, 0.01], "divisions": [4, 1, 1]}},
+        "materials": {"box": {"E": 210e9, "nu": 0.3, "rho": 7850.0}},
+        "reference_nodes": [{"name": "tip", "at": "xmax"}],
+        "couplings": [{"type": "rigid", "reference": "tip", "set": "xmax"}],
+        "supports": [{"set": "xmin"}, {"set": "tip", "components": ["uz"], "value": 1e-3}],
+        "static": {"steps": 3},
+    })
+    result = jointdyn.analyze(static, progress=lambda e: e["kind"] == "step" and steps.append(e))
+    assert [e["index"] for e in steps] == [1, 2, 3]
+    assert steps[-1]["force_n"][1][2] == pytest.approx(result["steps"][-1]["force_n"][1][2])
 
 
 def test_ctrl_c_stops_a_run_and_keeps_its_results(tmp_path):
