@@ -36,7 +36,8 @@ def figures(value, path=""):
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
-            if key not in VOLATILE and not key.endswith(("_seconds", "time_s")):
+            if key not in VOLATILE and not key.endswith(("_seconds", "time_s", "per_second",
+                                                         "cpu_ratio_to_full")):
                 out.update(figures(item, f"{path}.{key}"))
         return out
     if isinstance(value, list):
