@@ -12,6 +12,7 @@
 #include "core/status.h"
 #include "core/types.h"
 #include "solvers/matrix.h"
+#include "time/integrator.h"
 
 namespace jointdyn::python {
 
@@ -46,6 +47,15 @@ py::array_t<double> Column(const std::vector<T>& items, Get get) {
 
 // scipy.sparse.csc_matrix when scipy imports, else the tuple (rows, cols, values).
 py::object Sparse(const solvers::SparseMatrix& matrix);
+
+// The energy balance of a time integration [J].
+inline py::dict EnergyDict(const time::EnergyBalance& e) {
+  return py::dict(py::arg("external_work") = e.external_work, py::arg("kinetic") = e.kinetic,
+                  py::arg("stored") = e.stored,
+                  py::arg("viscous_dissipation") = e.viscous_dissipation,
+                  py::arg("law_dissipation") = e.law_dissipation,
+                  py::arg("numerical_dissipation") = e.numerical_dissipation);
+}
 
 inline py::dict StatusDict(const Status& status, double wall_seconds) {
   py::dict out;

@@ -168,12 +168,7 @@ py::dict RunArrays(const analysis::DynamicRunResult& run) {
   out["newton_iterations"] = run.transient.newton_iterations;
   out["cpu_seconds"] = run.transient.cpu_seconds;
   out["peak_velocity"] = run.peak_velocity;
-  const time::EnergyBalance& e = run.transient.energy;
-  out["energy"] =
-      py::dict(py::arg("external_work") = e.external_work, py::arg("kinetic") = e.kinetic,
-               py::arg("stored") = e.stored, py::arg("viscous_dissipation") = e.viscous_dissipation,
-               py::arg("law_dissipation") = e.law_dissipation,
-               py::arg("numerical_dissipation") = e.numerical_dissipation);
+  out["energy"] = EnergyDict(run.transient.energy);
   return out;
 }
 

@@ -106,13 +106,8 @@ py::dict TransientArrays(const analysis::TransientOptions&,
   out["factorizations"] = r.factorizations;
   out["cpu_seconds"] = r.cpu_seconds;
   out["dofs"] = result.dofs;
-  const time::EnergyBalance& e = r.energy;
-  out["energy"] =
-      py::dict(py::arg("external_work") = e.external_work, py::arg("kinetic") = e.kinetic,
-               py::arg("stored") = e.stored, py::arg("viscous_dissipation") = e.viscous_dissipation,
-               py::arg("law_dissipation") = e.law_dissipation,
-               py::arg("numerical_dissipation") = e.numerical_dissipation,
-               py::arg("prescribed_work") = result.prescribed_work);
+  out["energy"] = EnergyDict(r.energy);
+  out["energy"]["prescribed_work"] = result.prescribed_work;
   return out;
 }
 

@@ -182,12 +182,11 @@ class StepSolver {
     }
     tangent = 0.5 * (tangent + SparseMatrix(tangent.transpose()));
     StaticBasis basis = BuildStaticBasis(*options_.reduction, loads, options_.prescribed, model_,
-                                         tangent, observer_);
+                                         stiffness_, tangent, observer_);
     if (!basis.status) return basis.status;
     reduced_.emplace(Reduced{.w = std::move(basis.w), .joints = {}});
     for (const joint::JointOperator& joint : joints_)
-      reduced_->joints.emplace_back(joint.relative().Compose(reduced_->w), joint.initial_gap(),
-                                    joint.area(), joint.laws(), joint.options());
+      reduced_->joints.push_back(joint.Reduced(reduced_->w));
     path_.held = std::move(basis.held);
     Start(reduced_->w.cols());
     result_.basis = basis.description;

@@ -61,14 +61,15 @@ VecX CombinedMode(const MatX& x, const solvers::SparseMatrix& stiffness) {
 
 StaticBasis BuildStaticBasis(const StaticReduction& reduction, const MatX& loads,
                              const std::vector<PrescribedMotion>& prescribed,
-                             const fe::FeModel& model, const solvers::SparseMatrix& start_tangent,
-                             Observer& observer) {
+                             const fe::FeModel& model,
+                             const solvers::SparseMatrix& extended_stiffness,
+                             const solvers::SparseMatrix& start_tangent, Observer& observer) {
   StaticBasis basis;
   const fe::DofMap& dofs = *model.dofs;
   const int free = dofs.num_free_dofs();
   const auto held = static_cast<int>(dofs.held_dofs().size());
   const auto supports = static_cast<int>(prescribed.size());
-  const solvers::SparseMatrix stiffness = model.ReducedStiffness();
+  const solvers::SparseMatrix stiffness = extended_stiffness.topLeftCorner(free, free);
   // K0_ff^-1 [f_i, -K0_fh E]: the load modes and the lifts.
   MatX e = MatX::Zero(held, supports);
   for (int s = 0; s < supports; ++s)

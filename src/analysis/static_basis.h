@@ -40,12 +40,13 @@ struct StaticBasis {
   std::string description;
 };
 
-// `start_tangent`: K0 on [q; h] (free DOFs first). Throws InputError for reduction keys
+// `loads`: the static loads on the free DOFs [N], a column each; `extended_stiffness`: K on
+// [q; h] (free DOFs first); `start_tangent`: K0 there. Throws InputError for reduction keys
 // that do not fit the model (boundary names, the joint-mode contact).
-// `loads`: the static loads on the free DOFs [N], a column each.
 StaticBasis BuildStaticBasis(const StaticReduction& reduction, const MatX& loads,
                              const std::vector<PrescribedMotion>& prescribed,
-                             const fe::FeModel& model, const solvers::SparseMatrix& start_tangent,
-                             Observer& observer);
+                             const fe::FeModel& model,
+                             const solvers::SparseMatrix& extended_stiffness,
+                             const solvers::SparseMatrix& start_tangent, Observer& observer);
 
 }  // namespace jointdyn::analysis

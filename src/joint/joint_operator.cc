@@ -68,6 +68,12 @@ void JointOperator::ResetHistory() {
   opening_energy_ = VecX::Zero(n);
 }
 
+JointOperator JointOperator::Reduced(const MatX& basis) const {
+  JointOperator reduced(relative_.Compose(basis), initial_gap_, area_, laws_, options_);
+  reduced.CopyHistory(*this);
+  return reduced;
+}
+
 void JointOperator::CopyHistory(const JointOperator& other) {
   JD_CHECK(other.num_pairs() == num_pairs() && other.state_size_ == state_size_,
            "JointOperator::CopyHistory: the operators differ in pairs or friction law");

@@ -124,6 +124,9 @@ class JointOperator {
   // the full joint of a reduced one: the copy goes on from where `other` is (a transient
   // from a preloaded state). Openings are counted from zero.
   void CopyHistory(const JointOperator& other);
+  // This joint on the coordinates of a basis V (x = V q: relative R V, dense), with its
+  // committed history: the joint of a reduced model.
+  JointOperator Reduced(const MatX& basis) const;
 
   // Results of the last Evaluate().
   PairOutput Output(int pair) const;

@@ -140,11 +140,7 @@ JointedSystem Reduce(const JointedSystem& full, const MatX& basis) {
                             .stiffness = Project(full.stiffness(), basis),
                             .damping = Project(full.damping(), basis)};
   std::vector<JointOperator> joints;
-  for (const JointOperator& joint : full.joints()) {
-    joints.emplace_back(joint.relative().Compose(basis), joint.initial_gap(), joint.area(),
-                        joint.laws(), joint.options());
-    joints.back().CopyHistory(joint);
-  }
+  for (const JointOperator& joint : full.joints()) joints.push_back(joint.Reduced(basis));
   std::vector<TimedLoad> loads;
   for (const TimedLoad& load : full.loads())
     loads.push_back({VecX(basis.transpose() * load.vector), load.factor});
