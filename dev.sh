@@ -18,7 +18,7 @@ PACKAGES=(
   libsuitesparse-dev libopenblas0-pthread libspectra-dev libhdf5-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-yaml python3-scipy
-  python3-matplotlib
+  python3-matplotlib python3-pip
 )
 
 # Only for `./dev.sh fuzz`: clang (14 in Debian 12) and its runtimes (libFuzzer, ASan, UBSan).
