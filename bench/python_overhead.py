@@ -9,6 +9,10 @@ Prints both medians and the overhead (Python / C++ - 1); the goal is under 5 % f
 over 10 ms. The overhead is the copy of the result into numpy arrays: it matters when the
 computation per value is as cheap as that copy (a Coulomb point: 11 values per sample).
 
+The per-step events: the transient and multibody runs again with a callback that receives
+every event (it takes the GIL and builds a dict per sample), against the same call without
+one: the cost per sample and the ratio.
+
     PYTHONPATH=build/python /usr/bin/python3 bench/python_overhead.py [N]
 """
 import pathlib
@@ -41,6 +45,36 @@ def cases():
             ("transient, Den Hartog Coulomb oscillator", transient)]
 
 
+def callback_cases():
+    transient = yaml.safe_load((SOURCE / "examples/transient/den_hartog_coulomb.yaml").read_text())
+    crank = yaml.safe_load((SOURCE / "examples/multibody/slider_crank.yaml").read_text())
+    crank["output"]["frames"] = 0
+    return [("transient, Den Hartog Coulomb oscillator", transient),
+            ("multibody, slider-crank", crank)]
+
+
+def median_call(model, repeats, progress=None):
+    times, samples = [], 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = jointdyn.analyze(model, progress)
+        times.append(time.perf_counter() - start)
+        assert result["ok"], result["message"]
+        samples = len(result["samples"])
+    return statistics.median(times), samples
+
+
+def callbacks(repeats):
+    for name, spec in callback_cases():
+        model = jointdyn.Model(spec, name=name)
+        events = []
+        plain, samples = median_call(model, repeats)
+        with_callback, _ = median_call(model, repeats, events.append)
+        print(f"{name:45s} without callback {plain * 1e3:8.2f} ms, with {with_callback * 1e3:8.2f} ms"
+              f" ({samples} samples): {1e6 * (with_callback - plain) / samples:5.2f} us per sample, "
+              f"ratio {with_callback / plain:5.3f}")
+
+
 def main(repeats):
     for name, spec in cases():
         model = jointdyn.Model(spec, name=name)
@@ -58,3 +92,4 @@ def main(repeats):
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 7)
+    callbacks(int(sys.argv[1]) if len(sys.argv) > 1 else 7)

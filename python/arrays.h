@@ -54,6 +54,7 @@ inline py::dict EnergyDict(const time::EnergyBalance& e) {
                   py::arg("stored") = e.stored,
                   py::arg("viscous_dissipation") = e.viscous_dissipation,
                   py::arg("law_dissipation") = e.law_dissipation,
+                  py::arg("constraint_work") = e.constraint_work,
                   py::arg("numerical_dissipation") = e.numerical_dissipation);
 }
 

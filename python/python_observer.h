@@ -19,6 +19,7 @@
 
 #include "analysis/criteria.h"
 #include "analysis/joint_dynamics.h"
+#include "analysis/multibody.h"
 #include "analysis/static.h"
 #include "analysis/transient.h"
 #include "core/stop.h"
@@ -97,15 +98,19 @@ class PythonObserver : public Base {
 // (transient: the values of its columns), {'kind': 'step', 'index', 't', 'force_n' (per
 // support), 'open_pairs', 'sticking_pairs', 'slipping_pairs'} (static), {'kind': 'sample',
 // 'run', 'time', 'measure', 'gap_norm_m', 'normal_force_n'} (joint_dynamics).
-class TransientPythonObserver final : public PythonObserver<analysis::TransientObserver> {
+// (multibody: likewise).
+template <class Base>
+class SamplePythonObserver final : public PythonObserver<Base> {
  public:
-  using PythonObserver::PythonObserver;
+  using PythonObserver<Base>::PythonObserver;
   void Sample(const std::vector<double>& row) override {
-    Send([&] {
+    this->Send([&] {
       return pybind11::dict(pybind11::arg("kind") = "sample", pybind11::arg("row") = row);
     });
   }
 };
+using TransientPythonObserver = SamplePythonObserver<analysis::TransientObserver>;
+using MultibodyPythonObserver = SamplePythonObserver<analysis::MultibodyObserver>;
 
 class StaticPythonObserver final : public PythonObserver<analysis::StaticObserver> {
  public:

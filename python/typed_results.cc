@@ -10,6 +10,7 @@
 
 #include "analysis/harmonic.h"
 #include "analysis/hysteresis.h"
+#include "analysis/multibody.h"
 #include "analysis/transient.h"
 #include "core/error.h"
 #include "model/harmonic_reader.h"
@@ -17,6 +18,7 @@
 #include "model/joint_dynamics_reader.h"
 #include "model/joint_mode_study_reader.h"
 #include "model/modal_reader.h"
+#include "model/multibody_reader.h"
 #include "model/reduction_reader.h"
 #include "model/static_reader.h"
 #include "model/transient_reader.h"
@@ -81,33 +83,55 @@ py::dict HysteresisArrays(const analysis::HysteresisOptions&, analysis::Hysteres
   return out;
 }
 
-// analysis: transient: `columns` (the names of transient.csv) and `samples` (one row per
-// recorded sample), each column also by its name; counters and the energy balance [J].
-py::dict TransientArrays(const analysis::TransientOptions&,
-                         const analysis::TransientResult& result) {
-  const auto n = static_cast<py::ssize_t>(result.rows.size());
-  const auto m = static_cast<py::ssize_t>(result.columns.size());
+// The samples of a sampled run: `columns` (the names of its CSV file), `samples` (one row
+// per recorded sample) and `column` (each column by its name, a view of `samples`), and
+// the integrator's counters and energy balance [J].
+py::dict SampleArrays(const std::vector<std::string>& columns,
+                      const std::vector<std::vector<double>>& rows, const time::TransientResult& r,
+                      py::dict out) {
+  const auto n = static_cast<py::ssize_t>(rows.size());
+  const auto m = static_cast<py::ssize_t>(columns.size());
   py::array_t<double> samples({n, m});
   auto s = samples.mutable_unchecked<2>();
   for (py::ssize_t i = 0; i < n; ++i)
-    for (py::ssize_t j = 0; j < m; ++j) s(i, j) = result.rows[i][j];
-  py::dict out = StatusDict(result.status, result.wall_seconds);
-  out["columns"] = result.columns;
+    for (py::ssize_t j = 0; j < m; ++j) s(i, j) = rows[i][j];
+  out["columns"] = columns;
   out["samples"] = samples;
   py::dict by_name;
   for (py::ssize_t j = 0; j < m; ++j)
-    by_name[py::str(result.columns[j])] = samples[py::make_tuple(py::slice(0, n, 1), j)];
+    by_name[py::str(columns[j])] = samples[py::make_tuple(py::slice(0, n, 1), j)];
   out["column"] = by_name;
-  const time::TransientResult& r = result.integration;
   out["t_reached"] = r.t_reached;
   out["accepted_steps"] = r.accepted_steps;
   out["rejected_steps"] = r.rejected_steps;
   out["newton_iterations"] = r.newton_iterations;
   out["factorizations"] = r.factorizations;
   out["cpu_seconds"] = r.cpu_seconds;
-  out["dofs"] = result.dofs;
   out["energy"] = EnergyDict(r.energy);
+  return out;
+}
+
+// analysis: transient: the samples of transient.csv, the unknowns `dofs`, and the work of
+// the prescribed motions in the energy balance.
+py::dict TransientArrays(const analysis::TransientOptions&,
+                         const analysis::TransientResult& result) {
+  py::dict out = SampleArrays(result.columns, result.rows, result.integration,
+                              StatusDict(result.status, result.wall_seconds));
+  out["dofs"] = result.dofs;
   out["energy"]["prescribed_work"] = result.prescribed_work;
+  return out;
+}
+
+// analysis: multibody: the samples of multibody.csv, coordinates and constraints, the
+// initial correction and the largest constraint violation [m or rad].
+py::dict MultibodyArrays(const analysis::MultibodyOptions&,
+                         const analysis::MultibodyResult& result) {
+  py::dict out = SampleArrays(result.columns, result.rows, result.integration,
+                              StatusDict(result.status, result.wall_seconds));
+  out["coordinates"] = result.coordinates;
+  out["constraints"] = result.constraints;
+  out["initial_correction"] = result.initial_correction;
+  out["max_constraint_violation"] = result.max_constraint_violation;
   return out;
 }
 
@@ -195,6 +219,13 @@ const std::map<std::string, TypedRun>& TypedAnalyses() {
              root, std::move(progress),
              [](const ModelNode& r) { return model::ReadTransient(r).options; },
              analysis::RunTransient, TransientArrays);
+       }},
+      {"multibody",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<MultibodyPythonObserver>(
+             root, std::move(progress),
+             [](const ModelNode& r) { return model::ReadMultibody(r).options; },
+             analysis::RunMultibody, MultibodyArrays);
        }},
       {"harmonic",
        [](const ModelNode& root, py::object progress) {

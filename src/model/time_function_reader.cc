@@ -15,7 +15,8 @@ TimeFunction ReadTimeFunction(const ModelNode& node) {
                                          {"sinusoid", TK::kSinusoid},
                                          {"force0", TK::kSmoothStep0},
                                          {"force1", TK::kSmoothStep1},
-                                         {"table", TK::kTable}});
+                                         {"table", TK::kTable},
+                                         {"speed_ramp", TK::kSpeedRamp}});
   switch (kind) {
     case TK::kConstant:
       return TimeFunction::Constant(node.Double("value"));
@@ -29,6 +30,9 @@ TimeFunction ReadTimeFunction(const ModelNode& node) {
       return TimeFunction::SmoothStep0(node.Double("f0"), node.Double("period", Positive()));
     case TK::kSmoothStep1:
       return TimeFunction::SmoothStep1(node.Double("f0"), node.Double("period", Positive()));
+    case TK::kSpeedRamp:
+      return TimeFunction::SpeedRamp(node.Double("value", 0.0), node.Double("speed"),
+                                     node.Double("ramp_time", Positive()));
     case TK::kTable: {
       // The values are checked as they are read; the table checks its rows.
       std::vector<double> times, values;

@@ -1,8 +1,8 @@
 #include "model/transient_reader.h"
 
 #include <algorithm>
-#include <set>
 
+#include "model/column_plots.h"
 #include "model/integrator_reader.h"
 #include "model/lumped_reader.h"
 #include "model/time_function_reader.h"
@@ -13,19 +13,14 @@ namespace {
 using time::TimeFunction;
 using Kind = ModelNode::Kind;
 
-// An axis label for `columns` from their kind (q_, v_, f_, fx_, fy_ or p_, energies).
-std::string Label(const std::vector<std::string>& columns) {
-  const auto kind = [](const std::string& column) -> std::string {
-    if (column.starts_with("q_")) return "displacement [m]";
-    if (column.starts_with("v_")) return "velocity [m/s]";
-    for (const char* force : {"f_", "fx_", "fy_", "p_"})
-      if (column.starts_with(force)) return "force [N]";
-    return "energy [J]";
-  };
-  std::string first = kind(columns.front());
-  for (const auto& c : columns)
-    if (kind(c) != first) return "value";
-  return first;
+// The axis label of a column of transient.csv by its kind (q_, v_, f_, fx_, fy_ or p_,
+// energies).
+std::string ColumnLabel(const std::string& column) {
+  if (column.starts_with("q_")) return "displacement [m]";
+  if (column.starts_with("v_")) return "velocity [m/s]";
+  for (const char* force : {"f_", "fx_", "fy_", "p_"})
+    if (column.starts_with(force)) return "force [N]";
+  return "energy [J]";
 }
 
 void ReadOutput(const ModelNode* node, const DofTable& dofs, const std::string& title,
@@ -57,33 +52,10 @@ void ReadOutput(const ModelNode* node, const DofTable& dofs, const std::string& 
     model.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
     out.energy = node->Bool("energy", false);
   }
-  const std::vector<std::string> columns = model.Columns();
-  std::set<std::string> files;
   if (node && node->Has("plots")) {
-    const auto plots = node->OptionalMaps("plots");
-    for (size_t i = 0; i < plots.size(); ++i) {
-      TransientPlot plot;
-      plot.columns = plots[i].Strings("columns");
-      for (const auto& c : plot.columns)
-        if (c == "time" || std::find(columns.begin(), columns.end(), c) == columns.end())
-          plots[i].FailValue("columns", c,
-                             "is not a column of transient.csv (see output.dofs, output.elements)");
-      plot.file =
-          plots[i].String("file", i == 0 ? "transient" : "transient_" + std::to_string(i + 1));
-      if (plot.file.empty() || plot.file.find_first_of("/\\.") != std::string::npos)
-        plots[i].FailValue("file", plot.file, "must be a file name without directory or extension");
-      if (!files.insert(plot.file).second)
-        plots[i].FailValue("file", plot.file, "is used by another plot");
-      plot.x_column = plots[i].String("x", "time");
-      if (std::find(columns.begin(), columns.end(), plot.x_column) == columns.end())
-        plots[i].FailValue("x", plot.x_column, "is not a column of transient.csv");
-      plot.title = plots[i].String("title", title);
-      plot.x_label = plots[i].String(
-          "x_label", plot.x_column == "time" ? "time t [s]" : Label({plot.x_column}));
-      plot.y_label = plots[i].String("y_label", Label(plot.columns));
-      plots[i].Finish();
-      file.plots.push_back(std::move(plot));
-    }
+    file.plots =
+        ReadColumnPlots(*node, model.Columns(), "transient.csv",
+                        " (see output.dofs, output.elements)", "transient", title, ColumnLabel);
   } else {  // the displacements of the first output DOFs
     TransientPlot plot{"transient", title, "time t [s]", "displacement [m]"};
     for (size_t i = 0; i < out.dofs.size() && i < 8; ++i)

@@ -6,18 +6,12 @@
 #include <vector>
 
 #include "analysis/transient.h"
+#include "model/column_plots.h"
 #include "model/model_node.h"
 
 namespace jointdyn::model {
 
-// A plot of columns of transient.csv (output.plots).
-struct TransientPlot {
-  std::string file;  // SVG file name without extension
-  std::string title;
-  std::string x_label, y_label;
-  std::string x_column = "time";     // the column on the x axis
-  std::vector<std::string> columns;  // columns on the y axis
-};
+using TransientPlot = ColumnPlot;  // a plot of columns of transient.csv (output.plots)
 
 struct TransientFile {
   analysis::TransientOptions options;

@@ -115,21 +115,12 @@ nlohmann::json RunSummary(const JointDynamicsOptions& options, const JointDynami
                       {"coordinates", rr.size},
                       {"status", tr.status ? "ok" : "failed"},
                       {"message", tr.status.message},
-                      {"t_reached", tr.t_reached},
                       {"samples", rr.history.time.size()},
-                      {"accepted_steps", tr.accepted_steps},
-                      {"rejected_steps", tr.rejected_steps},
-                      {"newton_iterations", tr.newton_iterations},
-                      {"residual_evaluations", tr.residual_evaluations},
-                      {"jacobian_evaluations", tr.jacobian_evaluations},
-                      {"factorizations", tr.factorizations},
-                      {"cpu_seconds", tr.cpu_seconds},
                       {"wall_seconds", rr.wall_seconds},
                       {"reduce_seconds", rr.reduce_seconds},
                       {"pair_openings", rr.pair_openings},
                       {"peak_velocity", rr.peak_velocity}};
-  j["newton_iterations_per_step"] =
-      tr.accepted_steps > 0 ? double(tr.newton_iterations) / tr.accepted_steps : 0.0;
+  j.update(IntegratorCounters(tr));
   for (int c = 0; c < kCriteria; ++c) {
     j[criteria[c].max_key] = MaxAbs(rr.history.criteria[c]);
     if (!rr.errors[c].empty()) j["max_" + criteria[c].key + "_error"] = MaxAbs(rr.errors[c]);

@@ -6,6 +6,7 @@
 #include "model/joint_mode_study_reader.h"
 #include "model/modal_reader.h"
 #include "model/model_node.h"
+#include "model/multibody_reader.h"
 #include "model/reduction_reader.h"
 #include "model/static_reader.h"
 #include "model/transient_reader.h"
@@ -14,6 +15,7 @@
 #include "run/joint_dynamics_report.h"
 #include "run/joint_mode_study_report.h"
 #include "run/modal_report.h"
+#include "run/multibody_report.h"
 #include "run/reduction_report.h"
 #include "run/static_report.h"
 #include "run/summaries.h"
@@ -26,22 +28,15 @@ using model::ModelNode;
 // Runs analysis `name` of the model file `root` into `folder`.
 using Runner = RunOutcome (*)(const std::string& name, const ModelNode& root, OutputFolder& folder);
 
-// Reads the options, runs the analysis with the report as its observer, writes the report.
-template <class Report, class Options, class Result, class Observer>
+// Reads the options (or a model file's options and its report settings), runs the analysis
+// with the report as its observer, writes the report.
+template <class Report, class File, class Run>
 RunOutcome Execute(const std::string& name, const ModelNode& root, OutputFolder& folder,
-                   Options (*read)(const ModelNode&), Result (*run)(const Options&, Observer&)) {
-  const Options options = read(root);
+                   File (*read)(const ModelNode&), Run run) {
+  const File file = read(root);
   WriteRunningSummary(folder, name, root.file());
-  Report report(name, options, root.file(), folder);
-  return report.Finish(run(options, report));
-}
-
-// The transient analysis's report also takes the plots of the model file.
-RunOutcome Transient(const std::string& name, const ModelNode& root, OutputFolder& folder) {
-  const model::TransientFile file = model::ReadTransient(root);
-  WriteRunningSummary(folder, name, root.file());
-  TransientReport report(name, file, root.file(), folder);
-  return report.Finish(analysis::RunTransient(file.options, report));
+  Report report(name, file, root.file(), folder);
+  return report.Finish(run(file, report));
 }
 
 struct Entry {
@@ -57,7 +52,13 @@ const std::vector<Entry>& Entries() {
          return Execute<HysteresisReport>(n, r, f, model::ReadHysteresis, analysis::RunHysteresis);
        }},
       {{"transient", "time integration of a lumped-parameter model with interface laws"},
-       Transient},
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<TransientReport>(
+             n, r, f, model::ReadTransient,
+             [](const model::TransientFile& file, TransientReport& report) {
+               return analysis::RunTransient(file.options, report);
+             });
+       }},
       {{"harmonic", "harmonic balance of a lumped model: frequency or level response curves"},
        [](const std::string& n, const ModelNode& r, OutputFolder& f) {
          return Execute<HarmonicReport>(n, r, f, model::ReadHarmonic, analysis::RunHarmonic);
@@ -83,6 +84,14 @@ const std::vector<Entry>& Entries() {
        [](const std::string& n, const ModelNode& r, OutputFolder& f) {
          return Execute<JointDynamicsReport>(n, r, f, model::ReadJointDynamics,
                                              analysis::RunJointDynamics);
+       }},
+      {{"multibody", "planar multibody systems: rigid bodies, joints, springs, drivers"},
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<MultibodyReport>(
+             n, r, f, model::ReadMultibody,
+             [](const model::MultibodyFile& file, MultibodyReport& report) {
+               return analysis::RunMultibody(file.options, report);
+             });
        }},
   };
   return entries;

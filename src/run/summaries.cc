@@ -84,11 +84,12 @@ void WriteFailedSummary(OutputFolder& folder, const std::string& message) {
 nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_work) {
   const double law = e.law_dissipation + prescribed_work;
   const double scale =
-      std::max({std::abs(e.external_work) + std::abs(prescribed_work),
+      std::max({std::abs(e.external_work) + std::abs(prescribed_work) + std::abs(e.constraint_work),
                 e.initial_kinetic + std::abs(e.initial_stored), e.kinetic + std::abs(e.stored),
                 e.viscous_dissipation + std::abs(law)});
   return {{"external_work", e.external_work},
           {"prescribed_motion_work", prescribed_work},
+          {"constraint_work", e.constraint_work},
           {"initial_kinetic", e.initial_kinetic},
           {"initial_stored", e.initial_stored},
           {"kinetic", e.kinetic},
@@ -97,6 +98,20 @@ nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_wor
           {"law_dissipation", law},
           {"numerical_dissipation", e.numerical_dissipation},
           {"numerical_dissipation_relative", scale > 0.0 ? e.numerical_dissipation / scale : 0.0}};
+}
+
+nlohmann::json IntegratorCounters(const time::TransientResult& r) {
+  return {{"t_reached", r.t_reached},
+          {"accepted_steps", r.accepted_steps},
+          {"rejected_steps", r.rejected_steps},
+          {"newton_iterations", r.newton_iterations},
+          {"newton_iterations_per_step",
+           r.accepted_steps > 0 ? double(r.newton_iterations) / r.accepted_steps : 0.0},
+          {"residual_evaluations", r.residual_evaluations},
+          {"jacobian_evaluations", r.jacobian_evaluations},
+          {"factorizations", r.factorizations},
+          {"post_newton_passes", r.post_newton_passes},
+          {"cpu_seconds", r.cpu_seconds}};
 }
 
 nlohmann::json StaticStateSummary(const std::vector<double>& bolt_forces,

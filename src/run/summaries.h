@@ -46,6 +46,11 @@ void WriteFailedSummary(OutputFolder& folder, const std::string& message);
 // numerical_dissipation, numerical_dissipation_relative.
 nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_work = 0.0);
 
+// The integrator's counters of a time-domain run: t_reached, accepted_steps,
+// rejected_steps, newton_iterations, newton_iterations_per_step, residual_evaluations,
+// jacobian_evaluations, factorizations, post_newton_passes, cpu_seconds.
+nlohmann::json IntegratorCounters(const time::TransientResult& r);
+
 // A static solution's state (a load step, a preload step): bolt_forces_n, gap_norm_m,
 // open_pairs, sticking_pairs, slipping_pairs, max_pressure_pa, normal_force_n, and the
 // solver's newton_iterations, increments, cutbacks, factorizations, reused_factorizations,

@@ -205,9 +205,10 @@ class StepModel final : public solvers::ResidualModel {
     }
     JD_CHECK(internal_.size() == n_, "SecondOrderSystem::InternalForce: f must have size()");
     viscous_ = system_.damping() * v_;
+    if (Status status = EvaluateConfigurationLoad(jacobian != nullptr); !status) return status;
     residual.resize(n_ + m_);
     residual.head(n_) = fixed_ + w_.mass_new * (system_.mass() * a_) + w_.force_new * viscous_ +
-                        w_.internal_new * internal_;
+                        w_.internal_new * internal_ - w_.force_new * configuration_load_;
     if (m_ > 0) {
       lambda_ = x.tail(m_) / beta_h2_;
       if (Status status = EvaluateConstraints(); !status) return status;
@@ -244,12 +245,21 @@ class StepModel final : public solvers::ResidualModel {
     end.lambda = m_ > 0 ? lambda_ : VecX();
     end.internal = internal_;
     end.viscous = viscous_;
-    end.external = external_;
+    end.external = external_ + configuration_load_;
     end.constraint = m_ > 0 ? constraint_ : VecX::Zero(n_);
     end.max_abs_cq = m_ > 0 ? solvers::MaxAbsEntry(cq_) : 0.0;
   }
 
  private:
+  // SecondOrderSystem::ConfigurationLoad() at the evaluated point (zero without).
+  Status EvaluateConfigurationLoad(bool tangent) {
+    configuration_load_.setZero(n_);
+    if (!system_.has_configuration_loads()) return Status::Ok();
+    if (tangent) load_tangent_.SetZeroLike(system_.mass());
+    return system_.ConfigurationLoad(t_, q_, configuration_load_,
+                                     tangent ? &load_tangent_ : nullptr);
+  }
+
   Status EvaluateConstraints() {
     c_.setZero(m_);
     if (Status status = system_.Constraints(t_, q_, c_, &cq_); !status) return status;
@@ -269,6 +279,8 @@ class StepModel final : public solvers::ResidualModel {
     upper_left.AddScaled(w_.force_new * gamma_h_, system_.damping());
     upper_left.AddScaled(w_.internal_new * gamma_h_, damping_tangent_);
     upper_left.AddScaled(w_.internal_new * beta_h2_, stiffness_);
+    if (system_.has_configuration_loads())
+      upper_left.AddScaled(-w_.force_new * beta_h2_, load_tangent_);
     if (m_ == 0) return Status::Ok();
     constraint_tangent_.resize(n_, n_);
     constraint_tangent_.setZero();
@@ -293,8 +305,9 @@ class StepModel final : public solvers::ResidualModel {
   VecX q_base_, v_base_, external_, fixed_;
 
   // The last evaluation.
-  VecX q_, v_, a_, internal_, viscous_, lambda_, c_, constraint_;
+  VecX q_, v_, a_, internal_, viscous_, lambda_, c_, constraint_, configuration_load_;
   Matrix stiffness_, damping_tangent_, upper_left_;  // upper_left_: with constraints
+  Matrix load_tangent_;                              // d ConfigurationLoad / dq
   SparseMatrix cq_, constraint_tangent_;
 };
 
@@ -311,6 +324,11 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
   s.viscous = system.damping() * s.v;
   s.external.setZero(n);
   system.ExternalForce(s.t, s.external);
+  if (system.has_configuration_loads()) {
+    VecX load = VecX::Zero(n);
+    if (Status status = system.ConfigurationLoad(s.t, s.q, load, nullptr); !status) return status;
+    s.external += load;
+  }
   VecX rhs(n + m);
   rhs.head(n) = s.external - s.viscous - s.internal;
   Matrix matrix = system.mass();
@@ -342,13 +360,14 @@ void AddStepEnergy(const State& old, const State& now, const Matrix& mass, doubl
   const VecX dq = now.q - old.q;
   e.external_work += 0.5 * dq.dot(old.external + now.external);
   e.viscous_dissipation += 0.5 * dq.dot(old.viscous + now.viscous);
+  e.constraint_work -= 0.5 * dq.dot(old.constraint + now.constraint);
   internal_work +=
       energy_conserving ? dq.dot(now.internal) : 0.5 * dq.dot(old.internal + now.internal);
   e.kinetic = 0.5 * now.v.dot(mass * now.v);
   e.stored = stored;
   e.law_dissipation = internal_work - (e.stored - e.initial_stored);
-  e.numerical_dissipation =
-      e.external_work - (e.kinetic - e.initial_kinetic) - e.viscous_dissipation - internal_work;
+  e.numerical_dissipation = e.external_work + e.constraint_work - (e.kinetic - e.initial_kinetic) -
+                            e.viscous_dissipation - internal_work;
 }
 
 // Newton on the step, then post-Newton passes: while the system reports a switch above

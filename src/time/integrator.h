@@ -86,15 +86,18 @@ struct IntegratorOptions {
 
 // Works are trapezoidal sums over accepted steps, dq . (F_n + F_n+1) / 2; for f_int in the
 // energy-conserving variant dq . f_d (the force that scheme applies over the step).
-// Constraint forces do no work in the exact solution; numerically their work is part of
-// the remainder.
+// External work includes that of SecondOrderSystem::ConfigurationLoad().
 struct EnergyBalance {
-  double external_work = 0.0;          // work of f_ext [J]
-  double kinetic = 0.0;                // 1/2 v' M v at the end [J]
-  double stored = 0.0;                 // strain energy at the end (springs and laws) [J]
-  double viscous_dissipation = 0.0;    // work of C v [J]
-  double law_dissipation = 0.0;        // work of f_int minus the change of stored energy [J]
-  double numerical_dissipation = 0.0;  // the remainder: external - change of (T + V) - dissipations
+  double external_work = 0.0;        // work of f_ext [J]
+  double kinetic = 0.0;              // 1/2 v' M v at the end [J]
+  double stored = 0.0;               // strain energy at the end (springs and laws) [J]
+  double viscous_dissipation = 0.0;  // work of C v [J]
+  double law_dissipation = 0.0;      // work of f_int minus the change of stored energy [J]
+  // Work of the constraint forces -C_q' lambda [J]: zero for ideal time-independent joints
+  // (up to the discretization), the work of the drivers of prescribed motions.
+  double constraint_work = 0.0;
+  // The remainder: external + constraint work - change of (T + V) - dissipations.
+  double numerical_dissipation = 0.0;
   double initial_kinetic = 0.0, initial_stored = 0.0;
 };
 

@@ -51,6 +51,15 @@ class SecondOrderSystem {
                                Matrix* damping_tangent) = 0;
   // f_ext(t); f comes sized size() and zero.
   virtual void ExternalForce(double t, VecX& f) const = 0;
+  // External forces that also depend on the configuration (a force at a point of a
+  // rotating body, a torque on an angle): added to f_ext(t), their work counted as external.
+  // When true, ConfigurationLoad() is called at every evaluation.
+  virtual bool has_configuration_loads() const { return false; }
+  // f_q(t, q) (f comes sized size() and zero) and, when not null, its tangent
+  // d f_q / dq (comes zero, stored as mass() is).
+  virtual Status ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) {
+    return Status::Ok();
+  }
   // Accepts the trial history of the last InternalForce() call (and the switching
   // variables of PostNewtonUpdate()).
   virtual void Commit() = 0;

@@ -88,6 +88,19 @@ TimeFunction TimeFunction::Table(std::vector<double> times, std::vector<double> 
   return f;
 }
 
+TimeFunction TimeFunction::SpeedRamp(double value, double speed, double ramp_time) {
+  RequireFinite("value", value);
+  RequireFinite("speed", speed);
+  RequirePositive("ramp_time", ramp_time);
+  TimeFunction f;
+  f.kind_ = Kind::kSpeedRamp;
+  f.value_ = value;
+  f.rate_ = speed;
+  f.period_ = ramp_time;
+  f.omega_ = M_PI / ramp_time;
+  return f;
+}
+
 double TimeFunction::Value(double t) const {
   switch (kind_) {
     case Kind::kConstant:
@@ -110,6 +123,10 @@ double TimeFunction::Value(double t) const {
       const double w = (t - times_[i]) / (times_[i + 1] - times_[i]);
       return (1.0 - w) * values_[i] + w * values_[i + 1];
     }
+    case Kind::kSpeedRamp:
+      if (t <= 0.0) return value_;
+      if (t <= period_) return value_ + 0.5 * rate_ * (t - std::sin(omega_ * t) / omega_);
+      return value_ + rate_ * (t - 0.5 * period_);
   }
   return 0.0;
 }
@@ -134,6 +151,32 @@ double TimeFunction::Rate(double t) const {
       const size_t i = std::upper_bound(times_.begin(), times_.end(), t) - times_.begin() - 1;
       return (values_[i + 1] - values_[i]) / (times_[i + 1] - times_[i]);
     }
+    case Kind::kSpeedRamp:
+      if (t <= 0.0) return 0.0;
+      if (t <= period_) return 0.5 * rate_ * (1.0 - std::cos(omega_ * t));
+      return rate_;
+  }
+  return 0.0;
+}
+
+double TimeFunction::Acceleration(double t) const {
+  switch (kind_) {
+    case Kind::kConstant:
+    case Kind::kRamp:
+    case Kind::kTable:
+      return 0.0;
+    case Kind::kSinusoid:
+      return -amplitude_ * omega_ * omega_ * std::sin(omega_ * t + phase_);
+    case Kind::kSmoothStep0:
+    case Kind::kSmoothStep1:
+      if (t <= 0.0) return 0.0;
+      if (t <= 0.5 * period_) return 0.5 * value_ * omega_ * omega_ * std::cos(omega_ * t);
+      if (kind_ == Kind::kSmoothStep1 && t <= period_)
+        return value_ / 3.0 * omega_ * omega_ * std::cos(omega_ * t);
+      return 0.0;
+    case Kind::kSpeedRamp:
+      if (t <= 0.0 || t > period_) return 0.0;
+      return 0.5 * rate_ * omega_ * std::sin(omega_ * t);
   }
   return 0.0;
 }

@@ -13,7 +13,7 @@ namespace jointdyn::time {
 
 class TimeFunction {
  public:
-  enum class Kind { kConstant, kRamp, kSinusoid, kSmoothStep0, kSmoothStep1, kTable };
+  enum class Kind { kConstant, kRamp, kSinusoid, kSmoothStep0, kSmoothStep1, kTable, kSpeedRamp };
 
   TimeFunction() = default;  // the constant 0
 
@@ -32,11 +32,19 @@ class TimeFunction {
   // Piecewise linear through (times[i], values[i]); times strictly increasing, at least two
   // points; constant (the end values) outside [times.front(), times.back()].
   static TimeFunction Table(std::vector<double> times, std::vector<double> values);
+  // A prescribed angle (or position) whose rate rises from 0 to `speed` along a haversine
+  // over ramp_time (> 0) and stays there (a crank run up to speed):
+  //   f' = speed (1 - cos(pi t / ramp_time)) / 2 for 0 <= t <= ramp_time, speed after, 0 before;
+  //   f = value + the integral of f' from 0.
+  static TimeFunction SpeedRamp(double value, double speed, double ramp_time);
 
   Kind kind() const { return kind_; }
   double Value(double t) const;
   // df/dt; at a table knot the slope of the segment that starts there.
   double Rate(double t) const;
+  // d2f/dt2 (0 on a table and at the kinks of the steps; the prescribed motions of
+  // multibody constraints need it for consistent initial accelerations).
+  double Acceleration(double t) const;
 
  private:
   Kind kind_ = Kind::kConstant;

@@ -328,7 +328,9 @@ TEST(Static, ReducedLinearModelIsExactForLoadsAndPrescribedSupports) {
     ASSERT_EQ(reduced.steps.size(), 1u);
     EXPECT_EQ(reduced.coordinates, options.prescribed.empty() ? 3 + 6 : 3 + 1) << reduced.basis;
     const double scale = full.displacement.lpNorm<Eigen::Infinity>();
-    EXPECT_LT((reduced.displacement - full.displacement).lpNorm<Eigen::Infinity>(), 1e-10 * scale);
+    // Rounding at K's conditioning: 1.2e-10 of the largest displacement measured on one
+    // machine, below 1e-10 on another (the BLAS kernels differ).
+    EXPECT_LT((reduced.displacement - full.displacement).lpNorm<Eigen::Infinity>(), 1e-9 * scale);
     const Reaction &a = reduced.steps[0].reactions[0], &b = full.steps[0].reactions[0];
     EXPECT_LT((a.force - b.force).norm(), 1e-9 * b.force.norm());
     EXPECT_LT((a.moment - b.moment).norm(), 1e-9 * b.moment.norm());

@@ -17,7 +17,8 @@ std::vector<std::pair<std::string, TimeFunction>> AllKinds() {
           {"sinusoid", TimeFunction::Sinusoid(0.2, 1.5, 0.3, 0.05)},
           {"force0", TimeFunction::SmoothStep0(5.0, 0.05)},
           {"force1", TimeFunction::SmoothStep1(5.0, 0.05)},
-          {"table", TimeFunction::Table({0.0, 0.01, 0.03}, {0.0, 2.0, -1.0})}};
+          {"table", TimeFunction::Table({0.0, 0.01, 0.03}, {0.0, 2.0, -1.0})},
+          {"speed_ramp", TimeFunction::SpeedRamp(0.3, 20.0, 0.04)}};
 }
 
 TEST(TimeFunction, ValuesAtKnownPoints) {
@@ -66,6 +67,30 @@ TEST(TimeFunction, RatesMatchCentralDifferences) {
     }
 }
 
+TEST(TimeFunction, AccelerationsMatchCentralDifferencesOfRates) {
+  const double h = 1e-7;
+  for (const auto& [name, f] : AllKinds())
+    for (const double t : {0.004, 0.013, 0.0371, 0.047, 0.31}) {
+      const double difference = (f.Rate(t + h) - f.Rate(t - h)) / (2 * h);
+      EXPECT_NEAR(f.Acceleration(t), difference, 1e-5 * (1.0 + std::abs(difference)))
+          << name << " t=" << t;
+    }
+}
+
+TEST(TimeFunction, SpeedRampReachesItsSpeed) {
+  // Value + speed T / 2 at the end of the ramp (the haversine's mean is half the speed),
+  // then linear at the speed; rate continuous at both ends.
+  const TimeFunction f = TimeFunction::SpeedRamp(0.3, 20.0, 0.04);
+  EXPECT_EQ(f.Value(-1.0), 0.3);
+  EXPECT_NEAR(f.Value(0.04), 0.3 + 20.0 * 0.02, 1e-14);
+  EXPECT_NEAR(f.Value(1.04), 0.3 + 0.4 + 20.0, 1e-12);
+  EXPECT_NEAR(f.Rate(0.02), 10.0, 1e-12);
+  for (const double joint : {0.0, 0.04}) {
+    EXPECT_NEAR(f.Rate(joint - 1e-12), f.Rate(joint + 1e-12), 1e-6) << joint;
+    EXPECT_NEAR(f.Value(joint - 1e-12), f.Value(joint + 1e-12), 1e-9) << joint;
+  }
+}
+
 TEST(TimeFunction, RejectsBadParameters) {
   const auto rule_of = [](auto make) {
     try {
@@ -79,6 +104,8 @@ TEST(TimeFunction, RejectsBadParameters) {
             "frequency = 0: must be > 0 and finite");
   EXPECT_EQ(rule_of([] { TimeFunction::SmoothStep1(1.0, -2.0); }),
             "period = -2: must be > 0 and finite");
+  EXPECT_EQ(rule_of([] { TimeFunction::SpeedRamp(0.0, 1.0, 0.0); }),
+            "ramp_time = 0: must be > 0 and finite");
   EXPECT_EQ(rule_of([] { TimeFunction::Constant(NAN); }), "value = nan: must be finite");
   EXPECT_EQ(rule_of([] {
               TimeFunction::Table({0.0, 1.0, 1.0}, {0.0, 1.0, 2.0});

@@ -1,0 +1,133 @@
+#include "analysis/multibody.h"
+
+#include <cmath>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "mbs/planar_system.h"
+
+namespace jointdyn::analysis {
+namespace {
+
+using mbs::BodyKind;
+using mbs::PlanarSystem;
+
+// The row of one observed state (MultibodyOptions::Columns()); `violation` gets max |c|.
+std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
+                        const time::StepRecord& record, double& violation) {
+  const mbs::PlanarModel& model = options.model;
+  const VecX& q = *record.q;
+  const VecX& v = *record.v;
+  std::vector<double> row = {record.t};
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    const int count = model.bodies[b].kind == BodyKind::kRigid ? 3 : 2;
+    const int first = system.CoordinateIndex(int(b), mbs::Coordinate::kX);
+    for (int k = 0; k < count; ++k) row.push_back(q(first + k));
+    for (int k = 0; k < count; ++k) row.push_back(v(first + k));
+  }
+  for (const int m : options.output.markers) {
+    const Vec2 p = system.MarkerPosition(q, m), w = system.MarkerVelocity(q, v, m);
+    row.insert(row.end(), {p.x(), p.y(), w.x(), w.y()});
+  }
+  for (size_t j = 0; j < model.joints.size(); ++j)
+    for (const double f : system.JointForces(int(j), q, *record.lambda)) row.push_back(f);
+  for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
+  for (size_t s = 0; s < model.rotational_springs.size(); ++s)
+    row.push_back(system.RotationalSpringMoment(int(s), q, v));
+  if (options.output.energy) {
+    JD_CHECK(record.energy != nullptr, "the integrator reported a step without its energy");
+    const time::EnergyBalance& e = *record.energy;
+    row.insert(row.end(), {e.kinetic, e.stored, e.external_work, e.constraint_work,
+                           e.law_dissipation, e.numerical_dissipation});
+  }
+  VecX c = VecX::Zero(system.constraint_count());
+  system.Constraints(record.t, q, c, nullptr);
+  const double c_max = c.size() > 0 ? c.lpNorm<Eigen::Infinity>() : 0.0;
+  violation = std::max(violation, c_max);
+  row.push_back(c_max);
+  return row;
+}
+
+}  // namespace
+
+void MultibodyOptions::Validate() const {
+  model.Validate();
+  if (const Status status = integrator.Validate(); !status)
+    throw InputError("integrator", "", status.message);
+  if (integrator.energy_conserving)
+    throw InputError("integrator.energy_conserving", "true",
+                     "is not available for multibody systems (use HHT with alpha = 0 or "
+                     "smaller steps)");
+  for (const int m : output.markers)
+    if (m < 0 || m >= int(model.markers.size()))
+      throw InputError("output.markers", std::to_string(m), "is no marker");
+  if (!(initial_tolerance > 0.0 && std::isfinite(initial_tolerance)))
+    throw InputError("initial_tolerance", FormatValue(initial_tolerance), "must be > 0");
+}
+
+std::vector<std::string> MultibodyOptions::Columns() const {
+  std::vector<std::string> columns = {"time"};
+  for (const mbs::Body& b : model.bodies) {
+    const bool rigid = b.kind == BodyKind::kRigid;
+    for (const char* c : {"x_", "y_", "angle_", "vx_", "vy_", "omega_"}) {
+      const std::string prefix = c;
+      if (!rigid && (prefix == "angle_" || prefix == "omega_")) continue;
+      columns.push_back(prefix + b.name);
+    }
+  }
+  for (const int m : output.markers)
+    for (const char* c : {"px_", "py_", "vx_", "vy_"}) columns.push_back(c + model.markers[m].name);
+  for (const mbs::Joint& j : model.joints)
+    for (const std::string& label : mbs::JointForceLabels(j.kind))
+      columns.push_back(label + "_" + j.name);
+  for (const mbs::Spring& s : model.springs) columns.push_back("f_" + s.name);
+  for (const mbs::RotationalSpring& s : model.rotational_springs) columns.push_back("m_" + s.name);
+  if (output.energy)
+    for (const char* c :
+         {"E_kinetic", "E_stored", "W_external", "W_constraint", "D_dampers", "D_numerical"})
+      columns.push_back(c);
+  columns.push_back("c_max");
+  return columns;
+}
+
+MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer) {
+  options.Validate();
+  const Clock::time_point start = Clock::now();
+  PlanarSystem system(options.model);
+  MultibodyResult result;
+  result.columns = options.Columns();
+  result.coordinates = system.size();
+  result.constraints = system.constraint_count();
+  const time::IntegratorOptions& integrator = options.integrator;
+  VecX q = system.InitialPositions(), v = system.InitialVelocities();
+  result.status = system.ConsistentInitialState(integrator.t_start, q, v, options.initial_tolerance,
+                                                result.initial_correction);
+  if (!result.status) {
+    result.status.message = "initial conditions: " + result.status.message;
+    result.wall_seconds = Seconds(start);
+    return result;
+  }
+  if (result.initial_correction > 0.0)
+    observer.Note("initial positions moved onto the joints by up to " +
+                  FormatValue(result.initial_correction) + " (m or rad)");
+  const double span = integrator.t_end - integrator.t_start;
+  observer.Progress("time integration, % of t_end", 0, 100);
+  std::vector<Vec2> bodies(options.model.bodies.size()), markers(options.model.markers.size());
+  const auto record = [&](const time::StepRecord& step) {
+    result.rows.push_back(Row(options, system, step, result.max_constraint_violation));
+    observer.Sample(result.rows.back());
+    for (size_t b = 0; b < bodies.size(); ++b)
+      bodies[b] = step.q->segment<2>(system.CoordinateIndex(int(b), mbs::Coordinate::kX));
+    for (size_t m = 0; m < markers.size(); ++m) markers[m] = system.MarkerPosition(*step.q, int(m));
+    observer.Configuration(step.t, bodies, markers);
+    observer.Progress("time integration, % of t_end",
+                      static_cast<int>(std::floor(100.0 * (step.t - integrator.t_start) / span)),
+                      100);
+  };
+  result.integration = time::Integrate(system, integrator, q, v, record);
+  result.status = result.integration.status;
+  result.wall_seconds = Seconds(start);
+  return result;
+}
+
+}  // namespace jointdyn::analysis

@@ -1,0 +1,66 @@
+// The transient analysis of a planar multibody system (mbs/planar_system.h): consistent
+// initial conditions, index-3 time integration (time/integrator.h, seed 003 eq. 2.55-2.61)
+// and the chosen quantities recorded per output step: body coordinates, marker positions
+// and velocities, joint (constraint) forces, spring forces, the energy balance with the
+// work of the constraint forces, and the largest constraint violation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/observer.h"
+#include "core/status.h"
+#include "mbs/planar_model.h"
+#include "time/integrator.h"
+
+namespace jointdyn::analysis {
+
+struct MultibodyOutput {
+  std::vector<int> markers;  // marker indices: px_, py_ [m], vx_, vy_ [m/s] columns
+  bool energy = true;        // the energy-balance columns [J]
+};
+
+struct MultibodyOptions {
+  std::string title;
+  mbs::PlanarModel model;
+  time::IntegratorOptions integrator;  // scheme, times, steps, Newton; output_interval [s]
+  MultibodyOutput output;
+  // The initial positions are moved onto the joints' constraints until |c| is below this
+  // [m or rad], > 0; the initial velocities are projected onto C_q v = -C_t.
+  double initial_tolerance = 1e-12;
+
+  // Throws InputError naming the option for a set that cannot run.
+  void Validate() const;
+  // time; per body x_, y_ [m], angle_ [rad] (rigid), vx_, vy_ [m/s], omega_ [rad/s]
+  // (rigid); per output marker px_, py_, vx_, vy_; per joint its forces on marker b's body
+  // (mbs::JointForceLabels: fx_, fy_ [N], m_ [N m], fn_ [N], f_ [N or N m]); f_<spring> [N]
+  // and m_<rotational spring> [N m]; with `energy` E_kinetic, E_stored, W_external,
+  // W_constraint, D_dampers, D_numerical [J]; c_max, the largest |c| [m or rad].
+  std::vector<std::string> Columns() const;
+};
+
+class MultibodyObserver : public Observer {
+ public:
+  // A recorded sample: the values of Columns(), time first.
+  virtual void Sample(const std::vector<double>& row) {}
+  // The configuration at that sample [m]: every body's centre of mass and every marker's
+  // point (for drawing the mechanism).
+  virtual void Configuration(double t, const std::vector<Vec2>& bodies,
+                             const std::vector<Vec2>& markers) {}
+};
+
+struct MultibodyResult {
+  Status status;                          // failure: what failed and where (time, step)
+  time::TransientResult integration;      // counters, CPU time, energy balance
+  std::vector<std::string> columns;       // MultibodyOptions::Columns()
+  std::vector<std::vector<double>> rows;  // the samples, one row of `columns` each
+  int coordinates = 0, constraints = 0;
+  double initial_correction = 0.0;        // largest change of the initial positions [m or rad]
+  double max_constraint_violation = 0.0;  // largest |c| over the samples [m or rad]
+  double wall_seconds = 0.0;
+};
+
+// Progress: "time integration" in percent of t_end.
+MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer);
+
+}  // namespace jointdyn::analysis

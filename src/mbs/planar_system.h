@@ -1,0 +1,83 @@
+// The planar multibody system (planar_model.h) as a SecondOrderSystem for the index-3
+// integrator (time/integrator.h, seed 003 eq. 2.55-2.61): constant block-diagonal mass,
+// springs and dampers as internal forces, forces at markers as configuration loads,
+// gravity as the external force, and the joints as constraints c(q, t) = 0.
+//
+// Every element (a joint's rows, a spring, a load) touches at most two bodies; it is
+// evaluated on their six local coordinates with second-order forward differentiation
+// (jet.h), which gives C_q, (C_q' lambda)_q, Q_c and the spring tangents exactly. This
+// class is the one assembler that loops over the elements and scatters into the system.
+//
+// Constraint forces are reported per joint as the force the joint exerts on marker b's
+// body (JointForces): revolute fx, fy [N]; rigid fx, fy [N] and the moment [N m];
+// prismatic the moment [N m] and the force along a's normal [N]; distance the tension [N];
+// prescribed the driving force or torque on the coordinate [N or N m].
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mbs/planar_model.h"
+#include "time/second_order_system.h"
+
+namespace jointdyn::mbs {
+
+using solvers::Matrix;
+using solvers::SparseMatrix;
+
+class PlanarSystem final : public time::SecondOrderSystem {
+ public:
+  explicit PlanarSystem(PlanarModel model);  // validates (InputError)
+
+  const PlanarModel& model() const { return model_; }
+  int size() const override { return size_; }
+  const Matrix& mass() const override { return mass_; }
+  const Matrix& damping() const override { return damping_; }
+  Status InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
+                       Matrix* damping_tangent) override;
+  void ExternalForce(double t, VecX& f) const override;
+  bool has_configuration_loads() const override { return !model_.loads.empty(); }
+  Status ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) override;
+  void Commit() override {}
+  double StoredEnergy() const override { return stored_energy_; }
+  VecX CoordinateUnits() const override { return units_; }
+
+  int constraint_count() const override { return rows_; }
+  Status Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) override;
+  Status ConstraintForceTangent(double t, const VecX& q, const VecX& lambda,
+                                SparseMatrix& tangent) override;
+  Status ConstraintAccelerationTerm(double t, const VecX& q, const VecX& v, VecX& q_c) override;
+
+  // The global index of a body's coordinate (-1: a point mass has no angle).
+  int CoordinateIndex(int body, Coordinate coordinate) const;
+  // The first constraint row of joint j.
+  int JointRow(int j) const { return joint_rows_[j]; }
+
+  VecX InitialPositions() const;
+  VecX InitialVelocities() const;
+  // Makes (q, v) consistent at time t: q moved by the smallest mass-weighted correction
+  // onto c(q, t) = 0 (Newton, to tolerance [m] on |c|), then v projected onto
+  // C_q v = -C_t. Fails naming the joints when the constraints are redundant or cannot be
+  // met. `correction` gets the largest position change [m or rad].
+  Status ConsistentInitialState(double t, VecX& q, VecX& v, double tolerance, double& correction);
+
+  // Outputs at a state.
+  Vec2 MarkerPosition(const VecX& q, int marker) const;                 // [m]
+  Vec2 MarkerVelocity(const VecX& q, const VecX& v, int marker) const;  // [m/s]
+  // The force of joint j on marker b's body from the multipliers (see the top of the file).
+  std::vector<double> JointForces(int j, const VecX& q, const VecX& lambda) const;
+  // Tension of spring s [N], moment of rotational spring s on b [N m].
+  double SpringForce(int s, const VecX& q, const VecX& v) const;
+  double RotationalSpringMoment(int s, const VecX& q, const VecX& v) const;
+
+ private:
+  PlanarModel model_;
+  int size_ = 0, rows_ = 0;
+  std::vector<int> first_;       // per body: index of its x coordinate
+  std::vector<int> joint_rows_;  // per joint: its first constraint row
+  VecX units_;
+  Matrix mass_, damping_;
+  double stored_energy_ = 0.0;
+};
+
+}  // namespace jointdyn::mbs

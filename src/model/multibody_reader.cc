@@ -1,0 +1,272 @@
+#include "model/multibody_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "model/integrator_reader.h"
+#include "model/time_function_reader.h"
+
+namespace jointdyn::model {
+namespace {
+
+using analysis::MultibodyOptions;
+using mbs::BodyKind;
+using mbs::JointKind;
+using mbs::PlanarModel;
+
+Vec2 ReadVec2(const ModelNode& node, const std::string& key, const Vec2& fallback) {
+  if (!node.Has(key)) return fallback;
+  const std::vector<double> v = node.Doubles(key);
+  if (v.size() != 2) node.FailValue(key, std::to_string(v.size()) + " numbers", "must be [x, y]");
+  return {v[0], v[1]};
+}
+
+// The index of the entry of `names` named by node[key] (`what`: "body", "marker").
+int Find(const ModelNode& node, const std::string& key, const std::string& name,
+         const std::vector<std::string>& names, const std::string& what) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) node.FailValue(key, name, "is no " + what + " of this model");
+  return int(it - names.begin());
+}
+
+std::vector<std::string> NamesOf(const auto& items) {
+  std::vector<std::string> names;
+  for (const auto& item : items) names.push_back(item.name);
+  return names;
+}
+
+// A name for an item: node[name], else `fallback`; unique among `taken`.
+std::string ReadName(const ModelNode& node, const std::string& fallback,
+                     std::set<std::string>& taken) {
+  const std::string name = node.String("name", fallback);
+  if (name.empty() || name == "ground")
+    node.FailValue("name", name, "must be a name other than ground");
+  if (!taken.insert(name).second) node.FailValue("name", name, "is used twice");
+  return name;
+}
+
+void ReadBodies(const ModelNode& root, PlanarModel& model) {
+  std::set<std::string> names;
+  const std::vector<ModelNode> nodes = root.Maps("bodies");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ModelNode& n = nodes[i];
+    mbs::Body b;
+    b.name = ReadName(n, "body_" + std::to_string(i + 1), names);
+    b.kind = n.Has("type") ? n.Enum<BodyKind>("type", {{"rigid", BodyKind::kRigid},
+                                                       {"point_mass", BodyKind::kPointMass}})
+                           : BodyKind::kRigid;
+    b.mass = n.Double("mass", Positive());
+    if (b.kind == BodyKind::kRigid) {
+      b.inertia = n.Double("inertia", Positive());
+      b.angle = n.Double("angle", 0.0);
+      b.angular_velocity = n.Double("angular_velocity", 0.0);
+    }
+    b.position = ReadVec2(n, "position", Vec2::Zero());
+    b.velocity = ReadVec2(n, "velocity", Vec2::Zero());
+    n.Finish();
+    model.bodies.push_back(std::move(b));
+  }
+}
+
+void ReadMarkers(const ModelNode& root, PlanarModel& model) {
+  std::set<std::string> names;
+  const std::vector<std::string> bodies = NamesOf(model.bodies);
+  const std::vector<ModelNode> nodes = root.OptionalMaps("markers");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ModelNode& n = nodes[i];
+    mbs::Marker m;
+    m.name = ReadName(n, "marker_" + std::to_string(i + 1), names);
+    const std::string body = n.String("body");
+    m.body = body == "ground" ? mbs::kGround : Find(n, "body", body, bodies, "body");
+    m.position = ReadVec2(n, "position", Vec2::Zero());
+    m.angle = n.Double("angle", 0.0);
+    n.Finish();
+    model.markers.push_back(std::move(m));
+  }
+}
+
+// node[markers] as two marker indices on different bodies.
+std::pair<int, int> ReadMarkerPair(const ModelNode& n, const PlanarModel& model) {
+  const std::vector<std::string> list = n.Strings("markers");
+  if (list.size() != 2)
+    n.FailValue("markers", std::to_string(list.size()) + " names", "must name two markers");
+  const std::vector<std::string> names = NamesOf(model.markers);
+  const int a = Find(n, "markers", list[0], names, "marker");
+  const int b = Find(n, "markers", list[1], names, "marker");
+  if (model.markers[a].body == model.markers[b].body)
+    n.FailValue("markers", list[1],
+                "is on the body of " + list[0] + ": connect two different bodies");
+  return {a, b};
+}
+
+double InitialDistance(const PlanarModel& model, int a, int b) {
+  return (mbs::InitialMarkerPosition(model, a) - mbs::InitialMarkerPosition(model, b)).norm();
+}
+
+double InitialRelativeAngle(const PlanarModel& model, int a, int b) {
+  const auto angle = [&](int m) {
+    const mbs::Marker& marker = model.markers[m];
+    return marker.angle + (marker.body == mbs::kGround ? 0.0 : model.bodies[marker.body].angle);
+  };
+  return angle(a) - angle(b);
+}
+
+void ReadJoints(const ModelNode& root, PlanarModel& model) {
+  std::set<std::string> names;
+  const std::vector<std::string> bodies = NamesOf(model.bodies);
+  const std::vector<ModelNode> nodes = root.OptionalMaps("joints");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ModelNode& n = nodes[i];
+    mbs::Joint j;
+    j.name = ReadName(n, "joint_" + std::to_string(i + 1), names);
+    j.kind = n.Enum<JointKind>("type", {{"revolute", JointKind::kRevolute},
+                                        {"prismatic", JointKind::kPrismatic},
+                                        {"rigid", JointKind::kRigid},
+                                        {"distance", JointKind::kDistance},
+                                        {"prescribed", JointKind::kPrescribed}});
+    if (j.kind == JointKind::kPrescribed) {
+      j.body = Find(n, "body", n.String("body"), bodies, "body");
+      j.coordinate = n.Enum<mbs::Coordinate>("coordinate", {{"x", mbs::Coordinate::kX},
+                                                            {"y", mbs::Coordinate::kY},
+                                                            {"angle", mbs::Coordinate::kAngle}});
+      const ModelNode motion = n.Map("motion");
+      try {
+        j.motion = ReadTimeFunction(motion);
+      } catch (const InputError& error) {
+        motion.Rethrow(error);
+      }
+      motion.Finish();
+    } else {
+      std::tie(j.marker_a, j.marker_b) = ReadMarkerPair(n, model);
+      if (j.kind == JointKind::kDistance)
+        j.length = n.Double("length", InitialDistance(model, j.marker_a, j.marker_b), Positive());
+    }
+    n.Finish();
+    model.joints.push_back(std::move(j));
+  }
+}
+
+void ReadSprings(const ModelNode& root, PlanarModel& model) {
+  std::set<std::string> names;
+  const std::vector<ModelNode> nodes = root.OptionalMaps("springs");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ModelNode& n = nodes[i];
+    mbs::Spring s;
+    s.name = ReadName(n, "spring_" + std::to_string(i + 1), names);
+    std::tie(s.marker_a, s.marker_b) = ReadMarkerPair(n, model);
+    s.stiffness = n.Double("stiffness", 0.0, NonNegative());
+    s.damping = n.Double("damping", 0.0, NonNegative());
+    s.length = n.Double("length", InitialDistance(model, s.marker_a, s.marker_b), NonNegative());
+    n.Finish();
+    model.springs.push_back(std::move(s));
+  }
+  const std::vector<ModelNode> rotational = root.OptionalMaps("rotational_springs");
+  for (size_t i = 0; i < rotational.size(); ++i) {
+    const ModelNode& n = rotational[i];
+    mbs::RotationalSpring s;
+    s.name = ReadName(n, "rotational_spring_" + std::to_string(i + 1), names);
+    std::tie(s.marker_a, s.marker_b) = ReadMarkerPair(n, model);
+    s.stiffness = n.Double("stiffness", 0.0, NonNegative());
+    s.damping = n.Double("damping", 0.0, NonNegative());
+    s.angle = n.Double("angle", InitialRelativeAngle(model, s.marker_a, s.marker_b));
+    n.Finish();
+    model.rotational_springs.push_back(std::move(s));
+  }
+}
+
+// A time function under `key` of `n` (the constant 0 when absent).
+time::TimeFunction OptionalFunction(const ModelNode& n, const std::string& key) {
+  const auto node = n.OptionalMap(key);
+  if (!node) return {};
+  time::TimeFunction f;
+  try {
+    f = ReadTimeFunction(*node);
+  } catch (const InputError& error) {
+    node->Rethrow(error);
+  }
+  node->Finish();
+  return f;
+}
+
+void ReadLoads(const ModelNode& root, PlanarModel& model) {
+  const std::vector<std::string> markers = NamesOf(model.markers);
+  for (const ModelNode& n : root.OptionalMaps("loads")) {
+    mbs::Load load;
+    load.marker = Find(n, "marker", n.String("marker"), markers, "marker");
+    if (!n.Has("fx") && !n.Has("fy") && !n.Has("torque"))
+      n.FailValue("marker", markers[load.marker], "a load needs fx, fy or torque");
+    load.fx = OptionalFunction(n, "fx");
+    load.fy = OptionalFunction(n, "fy");
+    load.torque = OptionalFunction(n, "torque");
+    n.Finish();
+    model.loads.push_back(std::move(load));
+  }
+}
+
+// The axis label of a column of multibody.csv by its prefix.
+std::string ColumnLabel(const std::string& column) {
+  for (const char* p : {"x_", "y_", "px_", "py_"})
+    if (column.starts_with(p)) return "position [m]";
+  if (column.starts_with("angle_")) return "angle [rad]";
+  if (column.starts_with("omega_")) return "angular velocity [rad/s]";
+  if (column.starts_with("vx_") || column.starts_with("vy_")) return "velocity [m/s]";
+  for (const char* p : {"fx_", "fy_", "fn_", "f_"})
+    if (column.starts_with(p)) return "force [N]";
+  if (column.starts_with("m_")) return "moment [N m]";
+  if (column == "c_max") return "constraint violation";
+  return "energy [J]";
+}
+
+void ReadOutput(const ModelNode& root, MultibodyFile& file) {
+  MultibodyOptions& options = file.options;
+  const auto node = root.OptionalMap("output");
+  const std::string title = options.title.empty() ? "Multibody system" : options.title;
+  if (node) {
+    options.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
+    options.output.energy = node->Bool("energy", true);
+    file.frames = node->Int("frames", 200, InRange(0, 100000));
+    if (node->Has("markers")) {
+      const std::vector<std::string> names = NamesOf(options.model.markers);
+      for (const std::string& name : node->Strings("markers"))
+        options.output.markers.push_back(Find(*node, "markers", name, names, "marker"));
+    }
+  }
+  if (node && node->Has("plots")) {
+    file.plots = ReadColumnPlots(*node, options.Columns(), "multibody.csv", " (see output.markers)",
+                                 "multibody", title, ColumnLabel);
+  } else {  // the bodies' positions
+    ColumnPlot plot{"multibody", title, "time t [s]", "position [m]"};
+    for (const mbs::Body& b : options.model.bodies)
+      if (plot.columns.size() < 8)
+        plot.columns.insert(plot.columns.end(), {"x_" + b.name, "y_" + b.name});
+    file.plots.push_back(std::move(plot));
+  }
+  if (node) node->Finish();
+  const double bytes = OutputSamples(options.integrator) * (options.Columns().size() * 8.0 + 24.0);
+  root.CheckMemory("integrator", bytes, "the samples of multibody.csv");
+}
+
+}  // namespace
+
+MultibodyFile ReadMultibody(const ModelNode& root) {
+  MultibodyFile file;
+  root.ExpectAnalysis("multibody");
+  MultibodyOptions& options = file.options;
+  options.title = root.String("title", "");
+  PlanarModel& model = options.model;
+  ReadBodies(root, model);
+  ReadMarkers(root, model);
+  ReadJoints(root, model);
+  ReadSprings(root, model);
+  ReadLoads(root, model);
+  model.gravity = ReadVec2(root, "gravity", Vec2::Zero());
+  options.initial_tolerance = root.Double("initial_tolerance", 1e-12, Positive());
+  options.integrator = ReadIntegrator(root.Map("integrator"));
+  ReadOutput(root, file);
+  root.Finish();
+  return file;  // RunMultibody validates the rest (MultibodyOptions::Validate)
+}
+
+}  // namespace jointdyn::model

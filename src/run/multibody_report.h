@@ -1,0 +1,34 @@
+// The files of `analysis: multibody`: multibody.csv (the samples, written as they come),
+// multibody.h5 (the same samples with their units), the SVG plots of output.plots,
+// mechanism.pvd (the mechanism drawn as lines from each body's centre of mass to its
+// markers, for ParaView to animate) and summary.json.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/multibody.h"
+#include "io/pvd.h"
+#include "io/results.h"
+#include "model/multibody_reader.h"
+#include "run/report.h"
+#include "run/run_model.h"
+
+namespace jointdyn::run {
+
+class MultibodyReport : public Report<model::MultibodyFile, analysis::MultibodyObserver> {
+ public:
+  using Report::Report;
+  void Sample(const std::vector<double>& row) override;
+  void Configuration(double t, const std::vector<Vec2>& bodies,
+                     const std::vector<Vec2>& markers) override;
+  RunOutcome Finish(const analysis::MultibodyResult& result);
+
+ private:
+  std::unique_ptr<io::CsvWriter> csv_;     // opened with the first sample
+  std::unique_ptr<io::PvdWriter> frames_;  // opened with the first frame
+  double last_frame_ = 0.0;
+};
+
+}  // namespace jointdyn::run

@@ -1,0 +1,113 @@
+// The multibody examples from their model files against closed forms: the pendulum's
+// elliptic period and its pin force from the instantaneous equations of motion, the
+// slider-crank's kinematics and its driving torque from the power balance; the result files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/test/test_paths.h"
+#include "run/run_model.h"
+#include "run/test/read_csv.h"
+#include "time/time_function.h"
+
+namespace jointdyn::run {
+namespace {
+
+struct ExampleRun {
+  RunOutcome outcome;
+  nlohmann::json summary;
+  testing::CsvTable csv;
+  std::filesystem::path out;
+};
+
+ExampleRun RunExample(const std::string& name) {
+  ExampleRun run;
+  run.out = std::filesystem::temp_directory_path() / "jointdyn_multibody" / name;
+  std::filesystem::remove_all(run.out);
+  run.outcome =
+      RunModelFile(test_paths::SourceDir() / "examples" / "multibody" / (name + ".yaml"), run.out);
+  EXPECT_TRUE(run.outcome.ok) << run.outcome.message;
+  std::ifstream summary(run.out / "summary.json");
+  run.summary = nlohmann::json::parse(summary);
+  run.csv = testing::ReadCsv(run.out / "multibody.csv");
+  return run;
+}
+
+TEST(MultibodyExample, PendulumHasTheEllipticPeriodAndItsPinForce) {
+  const ExampleRun run = RunExample("pendulum");
+  const double mass = 1.3, d = 0.3, g = 9.81, i_o = 0.039 + mass * d * d, theta0 = 2.5;
+  const double period =
+      4.0 * std::sqrt(i_o / (mass * g * d)) * std::comp_ellint_1(std::sin(0.5 * theta0));
+  const auto& t = run.csv.columns.at("time");
+  const auto& alpha = run.csv.columns.at("angle_bar");
+  const auto& omega = run.csv.columns.at("omega_bar");
+  const auto& fx = run.csv.columns.at("fx_pin");
+  const auto& fy = run.csv.columns.at("fy_pin");
+  double half_period = 0.0, force_error = 0.0;
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (half_period == 0.0 && omega[i - 1] < 0.0 && omega[i] >= 0.0)
+      half_period = t[i - 1] - omega[i - 1] * (t[i] - t[i - 1]) / (omega[i] - omega[i - 1]);
+    // The pin's force on the bar is m a_G - m g with a_G from the angle, its rate and
+    // I_O alpha'' = -m g d cos(alpha).
+    const double acc = -mass * g * d * std::cos(alpha[i]) / i_o, w2 = omega[i] * omega[i];
+    const double ax = d * (-std::sin(alpha[i]) * acc - std::cos(alpha[i]) * w2);
+    const double ay = d * (std::cos(alpha[i]) * acc - std::sin(alpha[i]) * w2);
+    force_error = std::max(force_error, std::hypot(fx[i] - mass * ax, fy[i] - mass * (ay + g)));
+  }
+  std::printf(
+      "pendulum example: period %.7f s (elliptic %.7f s), pin force error %.2e N "
+      "(weight %.2f N), energy remainder %.2e J\n",
+      2.0 * half_period, period, force_error, mass * g,
+      run.summary["energy"]["numerical_dissipation"].get<double>());
+  EXPECT_NEAR(2.0 * half_period / period, 1.0, 2e-5);
+  EXPECT_LT(force_error, 1e-4 * mass * g);
+  EXPECT_LT(std::abs(run.summary["energy"]["constraint_work"].get<double>()), 1e-6);
+  EXPECT_LT(run.summary["max_constraint_violation"].get<double>(), 1e-10);
+  for (const char* file : {"multibody.csv", "multibody.h5", "angle.svg", "energy.svg",
+                           "mechanism.pvd", "mechanism/frame_000000.vtu", "summary.json"})
+    EXPECT_TRUE(std::filesystem::exists(run.out / file)) << file;
+  EXPECT_EQ(run.summary["degrees_of_freedom"].get<int>(), 1);
+  EXPECT_EQ(run.summary["frames"].get<int>(), 201);
+}
+
+TEST(MultibodyExample, SliderCrankFollowsItsKinematicsAndPowerBalance) {
+  const ExampleRun run = RunExample("slider_crank");
+  const double r = 0.1, l = 0.35;
+  const time::TimeFunction phi = time::TimeFunction::SpeedRamp(0.0, 20.0, 0.5);
+  const auto& c = run.csv.columns;
+  const auto& t = c.at("time");
+  double position_error = 0.0, torque_error = 0.0, torque_max = 0.0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const double s = std::sin(phi.Value(t[i])), co = std::cos(phi.Value(t[i]));
+    position_error =
+        std::max(position_error,
+                 std::abs(c.at("x_slider")[i] - (r * co + std::sqrt(l * l - r * r * s * s))));
+    torque_max = std::max(torque_max, std::abs(c.at("f_drive")[i]));
+  }
+  // Power balance over each output interval: the driver's work (trapezoidal torque times
+  // the angle increment) is the change of kinetic energy minus the work of gravity, up to
+  // the trapezoidal rule over 1 ms and HHT's numerical dissipation (alpha = -0.05).
+  for (size_t i = 1; i < t.size(); ++i) {
+    const double work = 0.5 * (c.at("f_drive")[i] + c.at("f_drive")[i - 1]) *
+                        (phi.Value(t[i]) - phi.Value(t[i - 1]));
+    const double change = c.at("E_kinetic")[i] - c.at("E_kinetic")[i - 1] -
+                          (c.at("W_external")[i] - c.at("W_external")[i - 1]);
+    torque_error = std::max(
+        torque_error, std::abs(work - change) / std::abs(phi.Value(t[i]) - phi.Value(t[i - 1])));
+  }
+  std::printf(
+      "slider-crank example: slider position error %.2e m, power-balance torque "
+      "error %.2e N m (peak torque %.3f N m), driver work %.4f J\n",
+      position_error, torque_error, torque_max,
+      run.summary["energy"]["constraint_work"].get<double>());
+  EXPECT_LT(position_error, 1e-9);
+  EXPECT_LT(torque_error, 3e-3 * torque_max);
+  EXPECT_EQ(run.summary["degrees_of_freedom"].get<int>(), 0);
+  for (const char* file : {"slider.svg", "drive_torque.svg", "guide_force.svg"})
+    EXPECT_TRUE(std::filesystem::exists(run.out / file)) << file;
+}
+
+}  // namespace
+}  // namespace jointdyn::run
