@@ -73,6 +73,8 @@ struct State {
   VecX viscous;           // C v
   VecX external;          // f_ext(t)
   VecX constraint;        // C_q' lambda
+  VecX inertia;           // M a, or M(q) a - Q_v(q, v) (SecondOrderSystem::mass_varies())
+  VecX momentum;          // M(q) v
   double max_abs_cq = 0;  // largest |C_q| entry (for the multiplier scale)
 };
 
@@ -92,18 +94,39 @@ struct Units {
   }
 };
 
+// The inertia force at (q, v, a): M a with a constant mass, else the system's M(q) a -
+// Q_v(q, v) with M(q) and the tangents when asked for.
+Status InertiaForce(SecondOrderSystem& system, const VecX& q, const VecX& v, const VecX& a, VecX& f,
+                    Matrix* mass, Matrix* d_dq, Matrix* d_dv) {
+  if (!system.mass_varies()) {
+    f = system.mass() * a;
+    if (mass) *mass = system.mass();
+    return Status::Ok();
+  }
+  f.setZero(system.size());
+  for (Matrix* m : {mass, d_dq, d_dv})
+    if (m) m->SetZeroLike(system.mass());
+  return system.Inertia(q, v, a, f, mass, d_dq, d_dv);
+}
+
+// M(q) v (the inertia force at velocity 0 and acceleration v).
+Status Momentum(SecondOrderSystem& system, const VecX& q, const VecX& v, VecX& p) {
+  return InertiaForce(system, q, VecX::Zero(v.size()), v, p, nullptr, nullptr, nullptr);
+}
+
 // Running magnitudes of the accepted states, for the scales (see integrator.h).
 struct Magnitudes {
   double position = 0.0;  // largest |q_i| [m]
   double momentum = 0.0;  // max|M_ij| times the largest |v_i| (generalized: largest |M v|)
   double force = 0.0;     // largest |f_ext|, |C v + f_int| or |M a| entry [N]
 
-  void Add(const State& s, const Matrix& mass, const Units& units) {
+  void Add(const State& s, const Matrix& mass, bool mass_varies, const Units& units) {
     position = std::max(position, units.Position(s.q));
-    momentum = std::max(momentum, units.u.size() == 0 ? mass.MaxAbsEntry() * MaxAbs(s.v)
-                                                      : units.Force(VecX(mass * s.v)));
+    momentum =
+        std::max(momentum, units.u.size() == 0 && !mass_varies ? mass.MaxAbsEntry() * MaxAbs(s.v)
+                                                               : units.Force(s.momentum));
     force = std::max({force, units.Force(s.external), units.Force(VecX(s.viscous + s.internal)),
-                      units.Force(VecX(mass * s.a))});
+                      units.Force(s.inertia)});
   }
 };
 
@@ -171,7 +194,7 @@ class StepModel final : public solvers::ResidualModel {
     v_base_ = start.v + (1.0 - w_.gamma) * h * start.a;
     external_.setZero(n_);
     system_.ExternalForce(t_, external_);
-    fixed_ = w_.mass_old * (system_.mass() * start.a) +
+    fixed_ = w_.mass_old * start.inertia +
              w_.force_old * (start.viscous + start.constraint - start.external) +
              w_.internal_old * start.internal - w_.force_new * external_;
     force_scale_ = Positive(std::max(
@@ -206,8 +229,15 @@ class StepModel final : public solvers::ResidualModel {
     JD_CHECK(internal_.size() == n_, "SecondOrderSystem::InternalForce: f must have size()");
     viscous_ = system_.damping() * v_;
     if (Status status = EvaluateConfigurationLoad(jacobian != nullptr); !status) return status;
+    const bool tangents = jacobian && system_.mass_varies();
+    if (Status status =
+            InertiaForce(system_, q_, v_, a_, inertia_, tangents ? &mass_at_ : nullptr,
+                         tangents ? &inertia_q_ : nullptr, tangents ? &inertia_v_ : nullptr);
+        !status) {
+      return status;
+    }
     residual.resize(n_ + m_);
-    residual.head(n_) = fixed_ + w_.mass_new * (system_.mass() * a_) + w_.force_new * viscous_ +
+    residual.head(n_) = fixed_ + w_.mass_new * inertia_ + w_.force_new * viscous_ +
                         w_.internal_new * internal_ - w_.force_new * configuration_load_;
     if (m_ > 0) {
       lambda_ = x.tail(m_) / beta_h2_;
@@ -237,7 +267,7 @@ class StepModel final : public solvers::ResidualModel {
   StepPoint Point() const { return {t_, h_, &q_, &v_, &start_->q, discrete_gradient_}; }
 
   // The end state of the step from the last evaluation (after Newton: at the solution).
-  void EndState(State& end) const {
+  Status EndState(State& end) const {
     end.t = t_;
     end.q = q_;
     end.v = v_;
@@ -248,6 +278,8 @@ class StepModel final : public solvers::ResidualModel {
     end.external = external_ + configuration_load_;
     end.constraint = m_ > 0 ? constraint_ : VecX::Zero(n_);
     end.max_abs_cq = m_ > 0 ? solvers::MaxAbsEntry(cq_) : 0.0;
+    end.inertia = inertia_;
+    return Momentum(system_, q_, v_, end.momentum);
   }
 
  private:
@@ -275,7 +307,13 @@ class StepModel final : public solvers::ResidualModel {
              "SecondOrderSystem::InternalForce: K and D must be size() x size()");
     Matrix& upper_left = m_ == 0 ? jacobian : upper_left_;
     upper_left.SetZeroLike(system_.mass());
-    upper_left.AddScaled(w_.mass_new, system_.mass());
+    if (system_.mass_varies()) {  // M(q) + beta h^2 d(f_in)/dq + gamma h d(f_in)/dv
+      upper_left.AddScaled(w_.mass_new, mass_at_);
+      upper_left.AddScaled(w_.mass_new * beta_h2_, inertia_q_);
+      upper_left.AddScaled(w_.mass_new * gamma_h_, inertia_v_);
+    } else {
+      upper_left.AddScaled(w_.mass_new, system_.mass());
+    }
     upper_left.AddScaled(w_.force_new * gamma_h_, system_.damping());
     upper_left.AddScaled(w_.internal_new * gamma_h_, damping_tangent_);
     upper_left.AddScaled(w_.internal_new * beta_h2_, stiffness_);
@@ -305,7 +343,8 @@ class StepModel final : public solvers::ResidualModel {
   VecX q_base_, v_base_, external_, fixed_;
 
   // The last evaluation.
-  VecX q_, v_, a_, internal_, viscous_, lambda_, c_, constraint_, configuration_load_;
+  VecX q_, v_, a_, internal_, viscous_, lambda_, c_, constraint_, configuration_load_, inertia_;
+  Matrix mass_at_, inertia_q_, inertia_v_;           // M(q) and the inertia tangents (varying mass)
   Matrix stiffness_, damping_tangent_, upper_left_;  // upper_left_: with constraints
   Matrix load_tangent_;                              // d ConfigurationLoad / dq
   SparseMatrix cq_, constraint_tangent_;
@@ -329,9 +368,16 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
     if (Status status = system.ConfigurationLoad(s.t, s.q, load, nullptr); !status) return status;
     s.external += load;
   }
+  // f_in(q0, v0, 0) = -Q_v (zero with a constant mass) and M(q0).
+  VecX velocity_inertia;
+  Matrix matrix;
+  if (Status status = InertiaForce(system, s.q, s.v, VecX::Zero(n), velocity_inertia, &matrix,
+                                   nullptr, nullptr);
+      !status) {
+    return status;
+  }
   VecX rhs(n + m);
-  rhs.head(n) = s.external - s.viscous - s.internal;
-  Matrix matrix = system.mass();
+  rhs.head(n) = s.external - s.viscous - s.internal - velocity_inertia;
   SparseMatrix cq;
   if (m > 0) {
     VecX c = VecX::Zero(m);
@@ -349,21 +395,26 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
   if (Status status = solver->Solve(rhs, solution); !status) return status;
   s.a = solution.head(n);
   s.lambda = solution.tail(m);
+  if (Status status = InertiaForce(system, s.q, s.v, s.a, s.inertia, nullptr, nullptr, nullptr);
+      !status) {
+    return status;
+  }
+  if (Status status = Momentum(system, s.q, s.v, s.momentum); !status) return status;
   s.constraint = m > 0 ? VecX(cq.transpose() * s.lambda) : VecX::Zero(n);
   s.max_abs_cq = m > 0 ? solvers::MaxAbsEntry(cq) : 0.0;
   return Status::Ok();
 }
 
 // Adds the step old -> now to the energy balance (see EnergyBalance).
-void AddStepEnergy(const State& old, const State& now, const Matrix& mass, double stored,
-                   bool energy_conserving, double& internal_work, EnergyBalance& e) {
+void AddStepEnergy(const State& old, const State& now, double stored, bool energy_conserving,
+                   double& internal_work, EnergyBalance& e) {
   const VecX dq = now.q - old.q;
   e.external_work += 0.5 * dq.dot(old.external + now.external);
   e.viscous_dissipation += 0.5 * dq.dot(old.viscous + now.viscous);
   e.constraint_work -= 0.5 * dq.dot(old.constraint + now.constraint);
   internal_work +=
       energy_conserving ? dq.dot(now.internal) : 0.5 * dq.dot(old.internal + now.internal);
-  e.kinetic = 0.5 * now.v.dot(mass * now.v);
+  e.kinetic = 0.5 * now.v.dot(now.momentum);
   e.stored = stored;
   e.law_dissipation = internal_work - (e.stored - e.initial_stored);
   e.numerical_dissipation = e.external_work + e.constraint_work - (e.kinetic - e.initial_kinetic) -
@@ -473,7 +524,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
     return finish();
   }
   EnergyBalance& energy = result.energy;
-  energy.initial_kinetic = energy.kinetic = 0.5 * state.v.dot(system.mass() * state.v);
+  energy.initial_kinetic = energy.kinetic = 0.5 * state.v.dot(state.momentum);
   energy.initial_stored = energy.stored = system.StoredEnergy();
   system.Commit();
   double internal_work = 0.0;
@@ -490,7 +541,7 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
   JD_CHECK(units.u.size() == 0 || units.u.size() == n,
            "Integrate: CoordinateUnits() must be empty or have size() entries");
   Magnitudes magnitudes;
-  magnitudes.Add(state, system.mass(), units);
+  magnitudes.Add(state, system.mass(), system.mass_varies(), units);
 
   const Weights weights = SchemeWeights(options);
   StepModel model(system, weights, options.energy_conserving, units);
@@ -554,7 +605,11 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
       h = 0.5 * h_step;
       continue;
     }
-    model.EndState(end);
+    if (Status status = model.EndState(end); !status) {
+      result.status = Status::Failure("integration stopped at t = " + FormatValue(t_next) +
+                                      " s: " + status.message);
+      break;
+    }
 
     // Local error (adaptive steps): reject and shrink, or accept and adapt h.
     double growth = 1.0;
@@ -570,14 +625,14 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
       }
     }
 
-    AddStepEnergy(state, end, system.mass(), system.StoredEnergy(), options.energy_conserving,
-                  internal_work, energy);
+    AddStepEnergy(state, end, system.StoredEnergy(), options.energy_conserving, internal_work,
+                  energy);
     system.Commit();
     std::swap(state, end);
     ++result.accepted_steps;
     result.t_reached = state.t;
     cuts = 0;
-    magnitudes.Add(state, system.mass(), units);
+    magnitudes.Add(state, system.mass(), system.mass_varies(), units);
     if (options.adaptive) {
       h = h_step * growth;
     } else if (to_grid) {

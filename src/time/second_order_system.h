@@ -70,6 +70,19 @@ class SecondOrderSystem {
   // The step attempt since the last Commit() was rejected (Newton failure, step cut,
   // error too large): reset the switching variables to the committed ones.
   virtual void Rollback() {}
+  // Configuration-dependent inertia (flexible bodies in the floating frame of reference,
+  // seed 003 eq. 2.44): when true the integrator takes the inertia force from Inertia() at
+  // every evaluation instead of mass() a, and the kinetic energy as v' M(q) v / 2; mass()
+  // then only gives the storage (dense or sparse) of the tangents.
+  virtual bool mass_varies() const { return false; }
+  // The inertia force f = M(q) a - Q_v(q, v) (Q_v: the quadratic velocity vector) and, when
+  // not null, M(q) and the tangents df/dq and df/dv at fixed a (each comes zero, stored as
+  // mass() is). Only called when mass_varies().
+  virtual Status Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass,
+                         Matrix* d_dq, Matrix* d_dv) {
+    return Status::Failure("SecondOrderSystem::Inertia: not a system with varying mass");
+  }
+
   // Recoverable energy stored in f_int (springs and laws) at the last evaluated trial
   // state [J].
   virtual double StoredEnergy() const = 0;
