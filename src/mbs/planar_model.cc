@@ -35,13 +35,30 @@ void CheckPair(const PlanarModel& model, const char* list, size_t i, int a, int 
           model.markers[b].name, "is on the body of marker_a: connect two different bodies");
 }
 
+void CheckFlexible(const Body& b, size_t i) {
+  Require(b.flexible != nullptr, Item("bodies", i, "flexible"), b.name,
+          "a flexible body needs its reduced FE model");
+  const int n = b.flexible->modes();
+  for (const auto& [key, v] : {std::pair{"modal_coordinates", &b.modal_coordinates},
+                               std::pair{"modal_velocities", &b.modal_velocities}}) {
+    Require(v->size() == 0 || v->size() == n, Item("bodies", i, key),
+            std::to_string(v->size()) + " values",
+            "must have one per mode (" + std::to_string(n) + ")");
+    Require(v->allFinite(), Item("bodies", i, key), "", "must be finite");
+  }
+}
+
 void CheckBodies(const PlanarModel& model) {
   std::set<std::string> names;
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     Require(names.insert(b.name).second, Item("bodies", i, "name"), b.name, "is used twice");
-    Require(b.mass > 0.0 && std::isfinite(b.mass), Item("bodies", i, "mass"), FormatValue(b.mass),
-            "must be > 0");
+    if (b.kind == BodyKind::kFlexible) {
+      CheckFlexible(b, i);
+    } else {
+      Require(b.mass > 0.0 && std::isfinite(b.mass), Item("bodies", i, "mass"), FormatValue(b.mass),
+              "must be > 0");
+    }
     if (b.kind == BodyKind::kRigid)
       Require(b.inertia > 0.0 && std::isfinite(b.inertia), Item("bodies", i, "inertia"),
               FormatValue(b.inertia), "must be > 0");
@@ -58,9 +75,20 @@ void CheckMarkers(const PlanarModel& model) {
             Item("markers", i, "body"), std::to_string(m.body), "is no body");
     RequireFinite(Item("markers", i, "position"), m.position.norm());
     RequireFinite(Item("markers", i, "angle"), m.angle);
-    if (m.body != kGround && model.bodies[m.body].kind == BodyKind::kPointMass)
+    const BodyKind kind = m.body == kGround ? BodyKind::kRigid : model.bodies[m.body].kind;
+    if (kind == BodyKind::kPointMass)
       Require(m.position.isZero(0.0), Item("markers", i, "position"),
               FormatValue(m.position.norm()), "must be 0 on a point mass (it has no extent)");
+    if (kind == BodyKind::kFlexible) {
+      const int nodes = int(model.bodies[m.body].flexible->nodes.size());
+      Require(m.node >= 0 && m.node < nodes, Item("markers", i, "node"), std::to_string(m.node),
+              "must be a node of the flexible body");
+      Require(m.position.isZero(0.0), Item("markers", i, "position"),
+              FormatValue(m.position.norm()), "must be 0 on a flexible body's node");
+    } else {
+      Require(m.node == -1, Item("markers", i, "node"), std::to_string(m.node),
+              "only markers on flexible bodies sit on nodes");
+    }
   }
 }
 
@@ -133,11 +161,29 @@ std::vector<std::string> JointForceLabels(JointKind kind) {
   return {};
 }
 
+int Body::coordinates() const {
+  switch (kind) {
+    case BodyKind::kPointMass:
+      return 2;
+    case BodyKind::kRigid:
+      return 3;
+    case BodyKind::kFlexible:
+      return 3 + flexible->modes();
+  }
+  return 0;
+}
+
 Vec2 InitialMarkerPosition(const PlanarModel& model, int marker) {
   const Marker& m = model.markers[marker];
   if (m.body == kGround) return m.position;
   const Body& body = model.bodies[m.body];
-  return body.position + Eigen::Rotation2Dd(body.angle) * m.position;
+  Vec2 local = m.position;
+  if (body.kind == BodyKind::kFlexible) {
+    const FlexibleNode& node = body.flexible->nodes[m.node];
+    local = node.position;
+    if (body.modal_coordinates.size() > 0) local += node.shape.topRows(2) * body.modal_coordinates;
+  }
+  return body.position + Eigen::Rotation2Dd(body.angle) * local;
 }
 
 void PlanarModel::Validate() const {

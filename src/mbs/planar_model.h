@@ -9,11 +9,13 @@
 // diag(m, m, J) per rigid body. The ground is body index kGround.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/types.h"
+#include "mbs/flexible_inertia.h"
 #include "time/time_function.h"
 
 namespace jointdyn::mbs {
@@ -23,6 +25,27 @@ inline constexpr int kGround = -1;
 enum class BodyKind {
   kRigid,      // x, y, angle
   kPointMass,  // x, y
+  kFlexible,   // x, y, angle of its floating frame, and its modal coordinates zeta
+};
+
+// A node of a flexible body that markers may sit on: its position in the body frame and
+// its displacement per modal coordinate.
+struct FlexibleNode {
+  std::string name;
+  Vec2 position = Vec2::Zero();  // from the frame's origin in the body frame [m]
+  MatX shape;  // 3 x n: ux, uy [m] and the in-plane rotation rz [rad] per modal coordinate
+};
+
+// A flexible body in the floating frame of reference (seed 003 section 2.1.1): its
+// inertia shape integrals, modal stiffness and the nodes markers may use.
+struct FlexibleBody {
+  FlexibleInertia inertia;
+  MatX stiffness;  // K_ff [n x n] (on the modal coordinates)
+  // The displacement per unit of each modal coordinate [m] (its largest nodal entry), for
+  // the integrator's scales (SecondOrderSystem::CoordinateUnits).
+  VecX units;
+  std::vector<FlexibleNode> nodes;
+  int modes() const { return inertia.modes(); }
 };
 
 struct Body {
@@ -34,14 +57,22 @@ struct Body {
   double angle = 0.0;             // initial angle [rad]
   Vec2 velocity = Vec2::Zero();   // initial velocity of the centre of mass [m/s]
   double angular_velocity = 0.0;  // initial [rad/s]
+  // kFlexible: the body (shared: it is large and immutable), its initial modal
+  // coordinates and rates (empty: zero). position, angle and their rates are the frame's.
+  std::shared_ptr<const FlexibleBody> flexible;
+  VecX modal_coordinates, modal_velocities;
+  // The number of coordinates: 2 point mass, 3 rigid, 3 + n flexible.
+  int coordinates() const;
 };
 
-// A point and a direction fixed on a body (or on the ground).
+// A point and a direction fixed on a body (or on the ground), or on a node of a flexible
+// body (moving with its deformation).
 struct Marker {
   std::string name;
   int body = kGround;
   Vec2 position = Vec2::Zero();  // in the body frame from its centre of mass [m] (ground: global)
   double angle = 0.0;            // the marker's x axis from the body's x axis [rad]
+  int node = -1;                 // on a flexible body: the index of its node (position 0)
 };
 
 enum class JointKind {

@@ -9,21 +9,29 @@
 namespace jointdyn::mbs {
 namespace {
 
-constexpr int kLocal = 6;  // two bodies' x, y, angle
-using J = Jet<kLocal>;
-using LocalVector = J::Gradient;
-using LocalMatrix = J::Hessian;
+// Every element is evaluated on intermediate coordinates, six per body: x, y, angle of its
+// frame, the marker's point u_x, u_y in the body frame and its elastic rotation phi (for a
+// rigid body u is the marker's fixed position and phi 0; for a flexible body u = u0 + Phi
+// zeta and phi = Phi_rz zeta at the marker's node). The intermediate coordinates are linear
+// in the bodies' coordinates (the map below), so the jets' derivatives carry over exactly:
+// gradient map' g, Hessian map' H map.
+constexpr int kSlot = 6;
+constexpr int kIntermediate = 2 * kSlot;
+using J = Jet<kIntermediate>;
+using IntermediateVector = J::Gradient;
 
-// The local coordinates of an element: slot 0 (entries 0-2) and slot 1 (3-5) are the x, y
-// and angle of one body each; index -1 where there is no coordinate (ground, a point
-// mass's angle, an unused slot).
+// The element's coordinates (both bodies', in the system's numbering) and the map to the
+// intermediate ones.
 struct Local {
-  std::array<int, kLocal> index;
-  LocalVector z = LocalVector::Zero();   // values
-  LocalVector dz = LocalVector::Zero();  // rates
+  std::vector<int> index;
+  Eigen::Matrix<double, kIntermediate, Eigen::Dynamic> map;
+  IntermediateVector values = IntermediateVector::Zero();
+  IntermediateVector rates = IntermediateVector::Zero();  // map times the coordinates' rates
 
-  // d/dt of a jet's value: gradient . dz.
-  double Rate(const J& value) const { return value.g.dot(dz); }
+  // d/dt of a jet's value.
+  double Rate(const J& value) const { return value.g.dot(rates); }
+  VecX Gradient(const J& value) const { return map.transpose() * value.g; }
+  MatX Hessian(const J& value) const { return map.transpose() * value.h * map; }
 };
 
 // A marker's point and x-axis angle as jets of the local coordinates.
@@ -75,27 +83,21 @@ double ReportSign(JointKind kind, int row) {
   return 1.0;
 }
 
-void ScatterVector(const Local& local, const LocalVector& x, double factor, VecX& out) {
-  for (int i = 0; i < kLocal; ++i)
-    if (local.index[i] >= 0) out(local.index[i]) += factor * x(i);
+void ScatterVector(const Local& local, const VecX& x, double factor, VecX& out) {
+  for (size_t i = 0; i < local.index.size(); ++i) out(local.index[i]) += factor * x(i);
 }
 
-void ScatterMatrix(const Local& local, const LocalMatrix& x, double factor, MatX& out) {
-  for (int i = 0; i < kLocal; ++i) {
-    if (local.index[i] < 0) continue;
-    for (int j = 0; j < kLocal; ++j)
-      if (local.index[j] >= 0) out(local.index[i], local.index[j]) += factor * x(i, j);
-  }
+void ScatterMatrix(const Local& local, const MatX& x, double factor, MatX& out) {
+  for (size_t i = 0; i < local.index.size(); ++i)
+    for (size_t j = 0; j < local.index.size(); ++j)
+      out(local.index[i], local.index[j]) += factor * x(i, j);
 }
 
-void ScatterTriplets(const Local& local, const LocalMatrix& x, double factor,
+void ScatterTriplets(const Local& local, const MatX& x, double factor,
                      std::vector<Eigen::Triplet<double>>& out) {
-  for (int i = 0; i < kLocal; ++i) {
-    if (local.index[i] < 0) continue;
-    for (int j = 0; j < kLocal; ++j)
-      if (local.index[j] >= 0 && x(i, j) != 0.0)
-        out.emplace_back(local.index[i], local.index[j], factor * x(i, j));
-  }
+  for (size_t i = 0; i < local.index.size(); ++i)
+    for (size_t j = 0; j < local.index.size(); ++j)
+      if (x(i, j) != 0.0) out.emplace_back(local.index[i], local.index[j], factor * x(i, j));
 }
 
 }  // namespace
@@ -107,44 +109,47 @@ class PlanarLayout {
   PlanarLayout(const PlanarModel& model, const std::vector<int>& first)
       : model_(model), first_(first) {}
 
-  // Slots for bodies a and b (kGround: none); values from q and, when given, rates from v.
-  Local Gather(int body_a, int body_b, const VecX& q, const VecX* v = nullptr) const {
+  // The local coordinates of markers a and b (-1: none; `body_a` names slot 0's body
+  // when marker_a is -1, for drivers); values from q and, when given, rates from v.
+  Local Gather(int marker_a, int marker_b, const VecX& q, const VecX* v = nullptr,
+               int body_a = kGround) const {
     Local local;
-    local.index.fill(-1);
-    const int bodies[2] = {body_a, body_b};
-    for (int slot = 0; slot < 2; ++slot) {
-      const int body = bodies[slot];
-      if (body == kGround) continue;
-      const int count = model_.bodies[body].kind == BodyKind::kRigid ? 3 : 2;
-      for (int k = 0; k < count; ++k) {
-        const int g = first_[body] + k;
-        local.index[3 * slot + k] = g;
-        local.z(3 * slot + k) = q(g);
-        if (v) local.dz(3 * slot + k) = (*v)(g);
-      }
+    int columns = 0;
+    const int markers[2] = {marker_a, marker_b};
+    int bodies[2] = {body_a, kGround};
+    for (int slot = 0; slot < 2; ++slot)
+      if (markers[slot] >= 0) bodies[slot] = model_.markers[markers[slot]].body;
+    for (const int body : bodies)
+      if (body != kGround) columns += model_.bodies[body].coordinates();
+    local.map.setZero(kIntermediate, columns);
+    for (int slot = 0, column = 0; slot < 2; ++slot)
+      column += FillSlot(slot, bodies[slot], markers[slot], q, column, local);
+    if (v) {
+      VecX rate(columns);
+      for (int k = 0; k < columns; ++k) rate(k) = (*v)(local.index[k]);
+      local.rates = local.map * rate;
     }
     return local;
   }
 
-  // Local coordinate i as a jet (a constant where there is none).
-  static J Coordinate(const Local& local, int i) {
-    return local.index[i] >= 0 ? J::Variable(local.z(i), i) : J(0.0);
-  }
+  // Intermediate coordinate i as a jet.
+  static J Variable(const Local& local, int i) { return J::Variable(local.values(i), i); }
 
+  // Marker `marker`'s point and axis angle in slot `slot`: p = X + A(angle) u and
+  // angle + phi + the marker's angle.
   Frame MarkerFrame(int marker, int slot, const Local& local) const {
-    const Marker& m = model_.markers[marker];
-    if (m.body == kGround) return {J(m.position.x()), J(m.position.y()), J(m.angle)};
-    const J x = Coordinate(local, 3 * slot), y = Coordinate(local, 3 * slot + 1);
-    const J angle = Coordinate(local, 3 * slot + 2);
+    const int o = kSlot * slot;
+    const J angle = Variable(local, o + 2), ux = Variable(local, o + 3),
+            uy = Variable(local, o + 4);
     const J c = cos(angle), s = sin(angle);
-    const double ux = m.position.x(), uy = m.position.y();
-    return {x + ux * c - uy * s, y + ux * s + uy * c, angle + m.angle};
+    return {Variable(local, o) + c * ux - s * uy, Variable(local, o + 1) + s * ux + c * uy,
+            angle + Variable(local, o + 5) + model_.markers[marker].angle};
   }
 
   // The local coordinates of the two markers' bodies and their frames.
   std::pair<Local, std::array<Frame, 2>> Pair(int marker_a, int marker_b, const VecX& q,
                                               const VecX* v = nullptr) const {
-    Local local = Gather(model_.markers[marker_a].body, model_.markers[marker_b].body, q, v);
+    Local local = Gather(marker_a, marker_b, q, v);
     return {local, {MarkerFrame(marker_a, 0, local), MarkerFrame(marker_b, 1, local)}};
   }
 
@@ -156,8 +161,8 @@ class PlanarLayout {
     for (size_t j = 0; j < model_.joints.size(); ++j) {
       const Joint& joint = model_.joints[j];
       if (joint.kind == JointKind::kPrescribed) {
-        const Local local = Gather(joint.body, kGround, q);
-        const J row = Coordinate(local, static_cast<int>(joint.coordinate)) - joint.motion.Value(t);
+        const Local local = Gather(-1, -1, q, nullptr, joint.body);
+        const J row = Variable(local, static_cast<int>(joint.coordinate)) - joint.motion.Value(t);
         visit(joint_rows[j], local, row, -joint.motion.Acceleration(t));
         continue;
       }
@@ -168,59 +173,110 @@ class PlanarLayout {
   }
 
  private:
+  // Fills slot `slot` for `marker` (-1: the body's frame only) on `body`, whose coordinates
+  // become the local columns from `column` on; returns their count.
+  int FillSlot(int slot, int body, int marker, const VecX& q, int column, Local& local) const {
+    const int o = kSlot * slot;
+    const Marker* m = marker >= 0 ? &model_.markers[marker] : nullptr;
+    if (m && m->node < 0) local.values.segment<2>(o + 3) = m->position;
+    if (body == kGround) return 0;
+    const Body& b = model_.bodies[body];
+    const int count = b.coordinates();
+    for (int k = 0; k < count; ++k) local.index.push_back(first_[body] + k);
+    for (int k = 0; k < std::min(count, 3); ++k) local.map(o + k, column + k) = 1.0;
+    if (b.kind == BodyKind::kFlexible && m) {
+      const FlexibleNode& node = b.flexible->nodes[m->node];
+      const int n = b.flexible->modes();
+      local.map.block(o + 3, column + 3, 3, n) = node.shape;
+      local.values.segment<2>(o + 3) = node.position;
+    }
+    const VecX z = q.segment(first_[body], count);
+    local.values.segment<kSlot>(o) += local.map.block(o, column, kSlot, count) * z;
+    return count;
+  }
+
   const PlanarModel& model_;
   const std::vector<int>& first_;
 };
 
 PlanarSystem::PlanarSystem(PlanarModel model) : model_(std::move(model)) {
   model_.Validate();
-  std::vector<double> diagonal, units;
   for (const Body& b : model_.bodies) {
     first_.push_back(size_);
-    const bool rigid = b.kind == BodyKind::kRigid;
-    size_ += rigid ? 3 : 2;
-    diagonal.insert(diagonal.end(), {b.mass, b.mass});
-    units.insert(units.end(), {1.0, 1.0});
-    if (rigid) {
-      diagonal.push_back(b.inertia);
-      units.push_back(std::sqrt(b.inertia / b.mass));  // radius of gyration [m]
-    }
+    size_ += b.coordinates();
+    mass_varies_ = mass_varies_ || b.kind == BodyKind::kFlexible;
   }
-  for (const Marker& m : model_.markers)  // or the farthest marker, if farther
-    if (m.body != kGround && model_.bodies[m.body].kind == BodyKind::kRigid)
-      units[first_[m.body] + 2] = std::max(units[first_[m.body] + 2], m.position.norm());
+  units_ = VecX::Ones(size_);
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    if (body.kind == BodyKind::kPointMass) continue;
+    const double mass = body.kind == BodyKind::kRigid ? body.mass : body.flexible->inertia.mass();
+    const double inertia =
+        body.kind == BodyKind::kRigid ? body.inertia : body.flexible->inertia.g00;
+    units_(first_[b] + 2) = std::sqrt(inertia / mass);  // radius of gyration [m]
+    if (body.kind == BodyKind::kFlexible)
+      units_.segment(first_[b] + 3, body.flexible->modes()) = body.flexible->units;
+  }
+  for (size_t m = 0; m < model_.markers.size(); ++m) {  // or the farthest marker, if farther
+    const int b = model_.markers[m].body;
+    if (b != kGround && model_.bodies[b].kind != BodyKind::kPointMass)
+      units_(first_[b] + 2) =
+          std::max(units_(first_[b] + 2),
+                   (InitialMarkerPosition(model_, int(m)) - model_.bodies[b].position).norm());
+  }
   for (const Joint& joint : model_.joints) {
     joint_rows_.push_back(rows_);
     rows_ += JointRows(joint.kind);
   }
-  mass_ = MatX(Eigen::Map<const VecX>(diagonal.data(), size_).asDiagonal());
   damping_ = MatX(MatX::Zero(size_, size_));
-  units_ = Eigen::Map<const VecX>(units.data(), size_);
+  mass_ = MatX(MatX::Zero(size_, size_));
+  VecX force(size_);
+  Inertia(InitialPositions(), VecX::Zero(size_), VecX::Zero(size_), force, &mass_, nullptr,
+          nullptr);
 }
 
 int PlanarSystem::CoordinateIndex(int body, Coordinate coordinate) const {
-  if (coordinate == Coordinate::kAngle && model_.bodies[body].kind != BodyKind::kRigid) return -1;
+  if (coordinate == Coordinate::kAngle && model_.bodies[body].kind == BodyKind::kPointMass)
+    return -1;
   return first_[body] + static_cast<int>(coordinate);
 }
 
-VecX PlanarSystem::InitialPositions() const {
-  VecX q(size_);
+VecX PlanarSystem::InitialState(bool rates) const {
+  VecX x = VecX::Zero(size_);
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
-    q.segment<2>(first_[b]) = body.position;
-    if (body.kind == BodyKind::kRigid) q(first_[b] + 2) = body.angle;
+    x.segment<2>(first_[b]) = rates ? body.velocity : body.position;
+    if (body.kind == BodyKind::kPointMass) continue;
+    x(first_[b] + 2) = rates ? body.angular_velocity : body.angle;
+    const VecX& modal = rates ? body.modal_velocities : body.modal_coordinates;
+    if (body.kind == BodyKind::kFlexible && modal.size() > 0)
+      x.segment(first_[b] + 3, modal.size()) = modal;
   }
-  return q;
+  return x;
 }
 
-VecX PlanarSystem::InitialVelocities() const {
-  VecX v(size_);
+Status PlanarSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass,
+                             Matrix* d_dq, Matrix* d_dv) {
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
-    v.segment<2>(first_[b]) = body.velocity;
-    if (body.kind == BodyKind::kRigid) v(first_[b] + 2) = body.angular_velocity;
+    const int first = first_[b], count = body.coordinates();
+    if (body.kind != BodyKind::kFlexible) {
+      const double diagonal[3] = {body.mass, body.mass, body.inertia};
+      for (int k = 0; k < count; ++k) {
+        f(first + k) = diagonal[k] * a(first + k);
+        if (mass) mass->dense()(first + k, first + k) = diagonal[k];
+      }
+      continue;
+    }
+    InertiaTerms terms;
+    EvaluateInertia(body.flexible->inertia, q.segment(first, count), v.segment(first, count),
+                    a.segment(first, count), mass || d_dq || d_dv, terms);
+    f.segment(first, count) = terms.force;
+    if (mass) mass->dense().block(first, first, count, count) = terms.mass;
+    if (d_dq) d_dq->dense().block(first, first, count, count) = terms.d_dq;
+    if (d_dv) d_dv->dense().block(first, first, count, count) = terms.d_dv;
   }
-  return v;
+  return Status::Ok();
 }
 
 Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
@@ -233,12 +289,14 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
     const double rate = local.Rate(measure);
     const double force = k * (measure.v - rest) + c * rate;
     stored_energy_ += 0.5 * k * (measure.v - rest) * (measure.v - rest);
-    ScatterVector(local, measure.g, force, f);
+    const VecX gradient = local.Gradient(measure);
+    ScatterVector(local, gradient, force, f);
     if (stiffness) {
-      const LocalMatrix k_local = k * measure.g * measure.g.transpose() + force * measure.h +
-                                  c * measure.g * (measure.h * local.dz).transpose();
+      const VecX hess_rate = local.map.transpose() * (measure.h * local.rates);
+      const MatX k_local = k * gradient * gradient.transpose() + force * local.Hessian(measure) +
+                           c * gradient * hess_rate.transpose();
       ScatterMatrix(local, k_local, 1.0, stiffness->dense());
-      ScatterMatrix(local, measure.g * measure.g.transpose(), c, damping_tangent->dense());
+      ScatterMatrix(local, gradient * gradient.transpose(), c, damping_tangent->dense());
     }
   };
   for (const Spring& s : model_.springs) {
@@ -253,24 +311,43 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
     const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v);
     add(local, frames[0].angle - frames[1].angle, s.stiffness, s.damping, s.angle);
   }
+  AddElasticForces(*point.q, f, stiffness);
   return Status::Ok();
 }
 
+// The flexible bodies' elastic forces K_ff zeta and stored energy.
+void PlanarSystem::AddElasticForces(const VecX& q, VecX& f, Matrix* stiffness) {
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    if (body.kind != BodyKind::kFlexible) continue;
+    const int first = first_[b] + 3, n = body.flexible->modes();
+    const VecX force = body.flexible->stiffness * q.segment(first, n);
+    f.segment(first, n) += force;
+    stored_energy_ += 0.5 * q.segment(first, n).dot(force);
+    if (stiffness) stiffness->dense().block(first, first, n, n) += body.flexible->stiffness;
+  }
+}
+
 void PlanarSystem::ExternalForce(double t, VecX& f) const {
-  for (size_t b = 0; b < model_.bodies.size(); ++b)
-    f.segment<2>(first_[b]) += model_.bodies[b].mass * model_.gravity;
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    const double mass =
+        body.kind == BodyKind::kFlexible ? body.flexible->inertia.mass() : body.mass;
+    f.segment<2>(first_[b]) += mass * model_.gravity;
+  }
 }
 
 Status PlanarSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) {
   const PlanarLayout layout(model_, first_);
   for (const Load& load : model_.loads) {
-    const Marker& marker = model_.markers[load.marker];
-    if (marker.body == kGround) continue;  // a force on the ground does nothing
-    const Local local = layout.Gather(marker.body, kGround, q);
+    if (model_.markers[load.marker].body == kGround)
+      continue;  // a force on the ground does nothing
+    const Local local = layout.Gather(load.marker, -1, q);
     const Frame frame = layout.MarkerFrame(load.marker, 0, local);
     const double fx = load.fx.Value(t), fy = load.fy.Value(t), torque = load.torque.Value(t);
-    ScatterVector(local, fx * frame.x.g + fy * frame.y.g + torque * frame.angle.g, 1.0, f);
-    if (tangent) ScatterMatrix(local, fx * frame.x.h + fy * frame.y.h, 1.0, tangent->dense());
+    const J work = fx * frame.x + fy * frame.y + torque * frame.angle;  // virtual work's jet
+    ScatterVector(local, local.Gradient(work), 1.0, f);
+    if (tangent) ScatterMatrix(local, local.Hessian(work), 1.0, tangent->dense());
   }
   return Status::Ok();
 }
@@ -280,9 +357,9 @@ Status PlanarSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix*
   PlanarLayout(model_, first_)
       .ForEachRow(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
         c(row) = value.v;
-        for (int i = 0; i < kLocal; ++i)
-          if (local.index[i] >= 0 && value.g(i) != 0.0)
-            entries.emplace_back(row, local.index[i], value.g(i));
+        const VecX gradient = local.Gradient(value);
+        for (size_t i = 0; i < local.index.size(); ++i)
+          if (gradient(i) != 0.0) entries.emplace_back(row, local.index[i], gradient(i));
       });
   if (jacobian) {
     jacobian->resize(rows_, size_);
@@ -296,7 +373,7 @@ Status PlanarSystem::ConstraintForceTangent(double t, const VecX& q, const VecX&
   std::vector<Eigen::Triplet<double>> entries;
   PlanarLayout(model_, first_)
       .ForEachRow(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
-        ScatterTriplets(local, value.h, lambda(row), entries);
+        ScatterTriplets(local, local.Hessian(value), lambda(row), entries);
       });
   tangent.resize(size_, size_);
   tangent.setFromTriplets(entries.begin(), entries.end());
@@ -307,25 +384,25 @@ Status PlanarSystem::ConstraintAccelerationTerm(double t, const VecX& q, const V
   PlanarLayout(model_, first_)
       .ForEachRow(q, t, joint_rows_,
                   [&](int row, const Local& local, const J& value, double time_part) {
-                    LocalVector dz = LocalVector::Zero();
-                    for (int i = 0; i < kLocal; ++i)
-                      if (local.index[i] >= 0) dz(i) = v(local.index[i]);
+                    IntermediateVector rates = IntermediateVector::Zero();
+                    VecX dz(local.index.size());
+                    for (size_t i = 0; i < local.index.size(); ++i) dz(i) = v(local.index[i]);
+                    rates = local.map * dz;
                     // C_q a = -dz' H dz - c_tt (seed 003 eq. 2.51-2.52, no C_qt here).
-                    q_c(row) = -dz.dot(value.h * dz) - time_part;
+                    q_c(row) = -rates.dot(value.h * rates) - time_part;
                   });
   return Status::Ok();
 }
 
 Vec2 PlanarSystem::MarkerPosition(const VecX& q, int marker) const {
   const PlanarLayout layout(model_, first_);
-  const Frame frame =
-      layout.MarkerFrame(marker, 0, layout.Gather(model_.markers[marker].body, kGround, q));
+  const Frame frame = layout.MarkerFrame(marker, 0, layout.Gather(marker, -1, q));
   return {frame.x.v, frame.y.v};
 }
 
 Vec2 PlanarSystem::MarkerVelocity(const VecX& q, const VecX& v, int marker) const {
   const PlanarLayout layout(model_, first_);
-  const Local local = layout.Gather(model_.markers[marker].body, kGround, q, &v);
+  const Local local = layout.Gather(marker, -1, q, &v);
   const Frame frame = layout.MarkerFrame(marker, 0, local);
   return {local.Rate(frame.x), local.Rate(frame.y)};
 }
@@ -359,20 +436,24 @@ Status PlanarSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double t
                                             double& correction) {
   correction = 0.0;
   if (rows_ == 0) return Status::Ok();
-  const VecX m_inverse = mass_.dense().diagonal().cwiseInverse();
+  Matrix mass_at = MatX(MatX::Zero(size_, size_));  // M(q) at the given positions
+  VecX force(size_);
+  Inertia(q, VecX::Zero(size_), VecX::Zero(size_), force, &mass_at, nullptr, nullptr);
+  const Eigen::LLT<MatX> mass_factor(mass_at.dense());
   VecX c(rows_);
   SparseMatrix cq;
   // The mass-weighted projection x - M^-1 C_q' (C_q M^-1 C_q')^-1 r.
   const auto project = [&](const VecX& residual, VecX& x) -> Status {
     const MatX dense = MatX(cq);
-    const MatX gram = dense * m_inverse.asDiagonal() * dense.transpose();
+    const MatX m_inverse_ct = mass_factor.solve(MatX(dense.transpose()));  // M^-1 C_q'
+    const MatX gram = dense * m_inverse_ct;
     Eigen::FullPivLU<MatX> lu(gram);
     if (lu.rank() < rows_)
       return Status::Failure(
           "the joints' constraints are redundant or singular at t = " + FormatValue(t) +
           " s (rank " + std::to_string(lu.rank()) + " of " + std::to_string(rows_) +
           " rows): remove joints that fix what others fix");
-    x -= m_inverse.asDiagonal() * (dense.transpose() * lu.solve(residual));
+    x -= m_inverse_ct * lu.solve(residual);
     return Status::Ok();
   };
   const VecX q_start = q;

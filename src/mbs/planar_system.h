@@ -36,6 +36,11 @@ class PlanarSystem final : public time::SecondOrderSystem {
   Status InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
                        Matrix* damping_tangent) override;
   void ExternalForce(double t, VecX& f) const override;
+  // Flexible bodies make the inertia configuration dependent (flexible_inertia.h); rigid
+  // bodies and point masses have the constant diag(m, m, J) on their centre of mass.
+  bool mass_varies() const override { return mass_varies_; }
+  Status Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass, Matrix* d_dq,
+                 Matrix* d_dv) override;
   bool has_configuration_loads() const override { return !model_.loads.empty(); }
   Status ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) override;
   void Commit() override {}
@@ -53,8 +58,8 @@ class PlanarSystem final : public time::SecondOrderSystem {
   // The first constraint row of joint j.
   int JointRow(int j) const { return joint_rows_[j]; }
 
-  VecX InitialPositions() const;
-  VecX InitialVelocities() const;
+  VecX InitialPositions() const { return InitialState(false); }
+  VecX InitialVelocities() const { return InitialState(true); }
   // Makes (q, v) consistent at time t: q moved by the smallest mass-weighted correction
   // onto c(q, t) = 0 (Newton, to tolerance [m] on |c|), then v projected onto
   // C_q v = -C_t. Fails naming the joints when the constraints are redundant or cannot be
@@ -71,12 +76,16 @@ class PlanarSystem final : public time::SecondOrderSystem {
   double RotationalSpringMoment(int s, const VecX& q, const VecX& v) const;
 
  private:
+  VecX InitialState(bool rates) const;
+  void AddElasticForces(const VecX& q, VecX& f, Matrix* stiffness);
+
   PlanarModel model_;
+  bool mass_varies_ = false;
   int size_ = 0, rows_ = 0;
   std::vector<int> first_;       // per body: index of its x coordinate
   std::vector<int> joint_rows_;  // per joint: its first constraint row
   VecX units_;
-  Matrix mass_, damping_;
+  Matrix mass_, damping_;  // mass_: at the initial positions (the storage of the tangents)
   double stored_energy_ = 0.0;
 };
 

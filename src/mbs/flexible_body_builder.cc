@@ -1,0 +1,153 @@
+#include "mbs/flexible_body_builder.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "reduction/craig_bampton.h"
+#include "reduction/free_free.h"
+
+namespace jointdyn::mbs {
+namespace {
+
+using solvers::SparseMatrix;
+
+// The in-plane role of each of the model's DOFs (mesh DOFs, then 6 per reference node).
+struct PlanarDofs {
+  std::vector<int> x, y, rz;   // DOF indices: x and y translations (same point), rotations
+  std::vector<Vec2> position;  // of each x/y pair [m]
+  int count = 0;               // all DOFs
+};
+
+PlanarDofs Classify(const fe::FeModel& model) {
+  PlanarDofs d;
+  const fe::DofMap& dofs = *model.dofs;
+  d.count = dofs.num_dofs();
+  for (int node = 0; node < model.mesh.nodes.rows(); ++node) {
+    d.x.push_back(dofs.MeshDof(node, 0));
+    d.y.push_back(dofs.MeshDof(node, 1));
+    d.position.emplace_back(model.mesh.nodes(node, 0), model.mesh.nodes(node, 1));
+  }
+  for (const fe::ReferenceNode& r : model.reference_nodes) {
+    d.x.push_back(dofs.ReferenceDof(r.name, 0));
+    d.y.push_back(dofs.ReferenceDof(r.name, 1));
+    d.rz.push_back(dofs.ReferenceDof(r.name, 5));
+    d.position.push_back(r.position.head<2>());
+  }
+  return d;
+}
+
+// The mass matrix on all DOFs: the elements' on the mesh DOFs, the beams' on the
+// reference nodes'.
+SparseMatrix FullMass(const fe::FeModel& model, int count) {
+  std::vector<Eigen::Triplet<double>> entries;
+  const auto add = [&](const SparseMatrix& a, int offset) {
+    for (int k = 0; k < a.outerSize(); ++k)
+      for (SparseMatrix::InnerIterator it(a, k); it; ++it)
+        entries.emplace_back(offset + it.row(), offset + it.col(), it.value());
+  };
+  add(model.mass, 0);
+  add(model.reference_mass, model.dofs->num_mesh_dofs());
+  SparseMatrix m(count, count);
+  m.setFromTriplets(entries.begin(), entries.end());
+  return m;
+}
+
+// S_t u: each point's displacement turned by 90 degrees (rotation DOFs 0), column by column.
+MatX Turn(const PlanarDofs& d, const MatX& u) {
+  MatX out = MatX::Zero(u.rows(), u.cols());
+  for (size_t p = 0; p < d.x.size(); ++p) {
+    out.row(d.x[p]) = -u.row(d.y[p]);
+    out.row(d.y[p]) = u.row(d.x[p]);
+  }
+  return out;
+}
+
+// The inertia shape integrals of flexible_inertia.h for the basis `phi` on all DOFs, about
+// `origin`; I2 the translations, G0 the rigid rotation field about the origin.
+FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const MatX& phi,
+                          const Vec2& origin) {
+  MatX i2 = MatX::Zero(d.count, 2);
+  VecX g0 = VecX::Zero(d.count);
+  for (size_t p = 0; p < d.x.size(); ++p) {
+    i2(d.x[p], 0) = i2(d.y[p], 1) = 1.0;
+    const Vec2 r = d.position[p] - origin;
+    g0(d.x[p]) = -r.y();
+    g0(d.y[p]) = r.x();
+  }
+  for (const int dof : d.rz) g0(dof) = 1.0;
+  const MatX turned = Turn(d, phi);
+  const MatX m_i2 = m * i2, m_phi = m * phi, m_turned = m * turned;
+  const VecX m_g0 = m * g0;
+  FlexibleInertia b;
+  b.m_ww = i2.transpose() * m_i2;
+  b.c0 = i2.transpose() * m_g0;
+  b.c1 = i2.transpose() * m_turned;
+  b.s_f = i2.transpose() * m_phi;
+  b.g00 = g0.dot(m_g0);
+  b.g01 = turned.transpose() * m_g0;
+  b.g11 = turned.transpose() * m_turned;
+  b.g11 = 0.5 * (b.g11 + b.g11.transpose()).eval();
+  b.h0 = phi.transpose() * m_g0;
+  b.h = phi.transpose() * m_turned;
+  b.m_ff = phi.transpose() * m_phi;
+  b.m_ff = 0.5 * (b.m_ff + b.m_ff.transpose()).eval();
+  b.Check();
+  return b;
+}
+
+}  // namespace
+
+FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model, const FlexibleBodySpec& spec) {
+  if (model.mesh.dim != 2)
+    throw InputError("mesh", std::to_string(model.mesh.dim) + "D", "a planar body needs a 2D mesh");
+  FlexibleBodyResult result;
+  const SparseMatrix k = model.ReducedStiffness(), m = model.ReducedMass();
+  reduction::CraigBamptonOptions cb_options;
+  cb_options.fixed_interface_modes = spec.vibration_modes;
+  const reduction::CraigBamptonResult cb = reduction::CraigBampton(
+      k, m, reduction::ReferenceNodeBoundary(*model.dofs, spec.interface), cb_options);
+  if (!(result.status = cb.status)) return result;
+  const reduction::FreeFreeResult ff =
+      reduction::OrthogonalizeToFreeFree(cb.basis, cb.stiffness, cb.mass, {spec.rigid_ratio});
+  if (!(result.status = ff.status)) return result;
+  result.frequencies = ff.frequencies;
+  result.rigid_modes = ff.rigid_modes;
+  if (ff.rigid_modes != 3) {
+    result.status = Status::Failure(
+        "a planar flexible body must be free (no supports) with its 3 rigid-body motions in "
+        "its basis: " +
+        std::to_string(ff.rigid_modes) + " found");
+    return result;
+  }
+
+  const PlanarDofs d = Classify(model);
+  const SparseMatrix full_mass = FullMass(model, d.count);
+  const MatX phi = model.dofs->transform() * ff.basis.vectors;  // on all DOFs
+  // The centre of mass: the first moments of the translational mass.
+  const FlexibleInertia about_origin = Integrals(d, full_mass, phi, Vec2::Zero());
+  const double mass = about_origin.mass();
+  result.centre_of_mass = Vec2(about_origin.c0.y(), -about_origin.c0.x()) / mass;
+
+  auto body = std::make_shared<FlexibleBody>();
+  body->inertia = Integrals(d, full_mass, phi, result.centre_of_mass);
+  body->stiffness = reduction::Project(ff.basis.vectors, k);
+  body->units = VecX(phi.cols());
+  for (int j = 0; j < phi.cols(); ++j) {
+    double largest = 0.0;
+    for (size_t p = 0; p < d.x.size(); ++p)
+      largest = std::max({largest, std::abs(phi(d.x[p], j)), std::abs(phi(d.y[p], j))});
+    body->units(j) = largest > 0.0 ? largest : 1.0;
+  }
+  for (const std::string& name : spec.interface) {
+    const int r = model.dofs->ReferenceIndex(name);
+    FlexibleNode node{name, model.reference_nodes[r].position.head<2>() - result.centre_of_mass,
+                      MatX(3, phi.cols())};
+    for (int c = 0; c < 3; ++c)
+      node.shape.row(c) = phi.row(model.dofs->ReferenceDof(name, c == 2 ? 5 : c));
+    body->nodes.push_back(std::move(node));
+  }
+  result.body = std::move(body);
+  return result;
+}
+
+}  // namespace jointdyn::mbs

@@ -1,0 +1,202 @@
+// The planar FFRF body from an FE model (flexible_body_builder.h) in a multibody system:
+// a steel strip pinned at one end vibrates at the frequencies of the FE model with the pin
+// as a support; a very stiff strip moves as the equivalent rigid body; the inertia shape
+// integrals have the FE model's mass and centre of mass.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <cstdio>
+
+#include "fe/fe_model.h"
+#include "mbs/flexible_body_builder.h"
+#include "mbs/planar_system.h"
+#include "solvers/eigen_solver.h"
+#include "time/integrator.h"
+
+namespace jointdyn::mbs {
+namespace {
+
+constexpr double kLength = 0.4, kWidth = 0.02, kThickness = 1e-3, kDensity = 7850.0;
+
+// A strip [0, 0.4] x [0, 0.02] of quad8 with a reference node "pin" rigidly coupled to its
+// left edge.
+fe::FeModelSpec Strip(double youngs_modulus) {
+  fe::FeModelSpec spec;
+  spec.source = fe::MeshSource::kRectangle;
+  spec.rectangle.size = Vec2(kLength, kWidth);
+  spec.rectangle.divisions = {40, 2};
+  spec.rectangle.type = fe::ElementType::kQuad8;
+  spec.materials["rectangle"] = {youngs_modulus, 0.3, kDensity, kThickness};
+  spec.reference_nodes = {{.name = "pin", .at = "xmin"}};
+  spec.couplings = {{.kind = fe::CouplingKind::kRigid, .reference = "pin", .set = "xmin"}};
+  return spec;
+}
+
+struct PinnedStrip {
+  FlexibleBodyResult body;
+  PlanarModel model;
+};
+
+// The strip's FFRF body with its frame at its centre of mass, pinned to the ground at the
+// reference node.
+PinnedStrip Pinned(double youngs_modulus, int modes) {
+  PinnedStrip s;
+  s.body = BuildFlexibleBody(fe::BuildFeModel(Strip(youngs_modulus)),
+                             {.interface = {"pin"}, .vibration_modes = modes});
+  EXPECT_TRUE(s.body.status) << s.body.status.message;
+  Body body{"strip", BodyKind::kFlexible};
+  body.position = s.body.centre_of_mass;
+  body.flexible = s.body.body;
+  s.model.bodies = {body};
+  s.model.markers = {{"ground_pin", kGround, Vec2(0.0, 0.5 * kWidth)},
+                     {"pin", 0, Vec2::Zero(), 0.0, 0}};
+  s.model.joints = {{"pin", JointKind::kRevolute, 0, 1}};
+  return s;
+}
+
+TEST(FlexibleBody, HasTheMassAndCentreOfMassOfTheFeModel) {
+  const PinnedStrip s = Pinned(210e9, 6);
+  const double mass = kDensity * kLength * kWidth * kThickness;
+  const FlexibleInertia& b = s.body.body->inertia;
+  EXPECT_NEAR(b.mass(), mass, 1e-12 * mass);
+  EXPECT_LT((s.body.centre_of_mass - Vec2(0.5 * kLength, 0.5 * kWidth)).norm(), 1e-12);
+  // About the centre of mass: J = m (l^2 + w^2) / 12; free-free modes at the centre of
+  // mass carry no momentum (S_f, c0, h0 vanish) and are M-orthonormal.
+  EXPECT_NEAR(b.g00, mass * (kLength * kLength + kWidth * kWidth) / 12.0, 1e-9 * b.g00);
+  EXPECT_LT(b.c0.norm(), 1e-12 * mass * kLength);
+  EXPECT_LT(b.s_f.cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT(b.h0.cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT((b.m_ff - MatX::Identity(b.modes(), b.modes())).cwiseAbs().maxCoeff(), 1e-10);
+}
+
+// The small-amplitude frequencies of the multibody system at rest: the generalized
+// eigenproblem of K and M(q0) on the null space of C_q.
+VecX LinearizedFrequencies(PlanarSystem& system) {
+  const int n = system.size();
+  const VecX q = system.InitialPositions(), zero = VecX::Zero(n);
+  Matrix mass = MatX(MatX::Zero(n, n)), stiffness = MatX(MatX::Zero(n, n)),
+         damping = MatX(MatX::Zero(n, n));
+  VecX f(n);
+  system.Inertia(q, zero, zero, f, &mass, nullptr, nullptr);
+  f.setZero();
+  system.InternalForce({0.0, 1e-3, &q, &zero, &q, false}, f, &stiffness, &damping);
+  VecX c(system.constraint_count());
+  SparseMatrix cq;
+  system.Constraints(0.0, q, c, &cq);
+  const MatX null = Eigen::FullPivLU<MatX>(MatX(cq)).kernel();
+  const MatX k = null.transpose() * stiffness.dense() * null;
+  const MatX m = null.transpose() * mass.dense() * null;
+  Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eigen(0.5 * (k + k.transpose()),
+                                                       0.5 * (m + m.transpose()));
+  return eigen.eigenvalues().cwiseMax(0.0).cwiseSqrt() / (2.0 * M_PI);
+}
+
+TEST(FlexibleBody, PinnedStripHasTheFrequenciesOfTheFeModel) {
+  PinnedStrip s = Pinned(210e9, 6);
+  PlanarSystem system(s.model);
+  const VecX mbs = LinearizedFrequencies(system);
+  // The FE model with the pin as a support (rz free): its rigid rotation, then bending.
+  fe::FeModelSpec spec = Strip(210e9);
+  spec.supports = {{.set = "pin", .components = {0, 1}}};
+  const fe::FeModel fe = fe::BuildFeModel(spec);
+  solvers::EigenOptions options;
+  options.count = 4;
+  options.shift = -1.0;
+  const solvers::EigenResult modal =
+      solvers::SolveGeneralizedEigen(fe.ReducedStiffness(), fe.ReducedMass(), options);
+  ASSERT_TRUE(modal.status) << modal.status.message;
+  const VecX fe_hz = modal.values.cwiseMax(0.0).cwiseSqrt() / (2.0 * M_PI);
+  EXPECT_LT(mbs(0), 1e-3);  // the free rotation about the pin
+  for (int i = 1; i < 4; ++i) {
+    std::printf("pinned strip mode %d: multibody %.4f Hz, FE modal %.4f Hz, error %+.2e\n", i,
+                mbs(i), fe_hz(i), mbs(i) / fe_hz(i) - 1.0);
+    EXPECT_NEAR(mbs(i) / fe_hz(i), 1.0, 5e-3);
+  }
+}
+
+// Released horizontally under gravity, a strip a million times stiffer than steel swings as
+// the rigid body with its mass and inertia (the frame's coordinates against the rigid
+// body's, each integrated with the same steps).
+TEST(FlexibleBody, VeryStiffStripMovesAsTheRigidBody) {
+  PinnedStrip flexible = Pinned(210e15, 4);
+  flexible.model.gravity = {0.0, -9.81};
+  const FlexibleInertia& inertia = flexible.body.body->inertia;
+  PlanarModel rigid = flexible.model;
+  rigid.bodies[0] = {"strip", BodyKind::kRigid, inertia.mass(), inertia.g00,
+                     flexible.body.centre_of_mass};
+  rigid.markers[1] = {"pin", 0, Vec2(0.0, 0.5 * kWidth) - flexible.body.centre_of_mass};
+  time::IntegratorOptions options;
+  options.alpha = -0.05;
+  options.t_end = 0.3;
+  options.dt = 1e-3;
+  options.position_scale = kLength;
+  std::vector<VecX> frames;
+  const auto run = [&](const PlanarModel& model, bool record) {
+    PlanarSystem system(model);
+    double largest = 0.0;
+    size_t step = 0;
+    const time::TransientResult result = time::Integrate(
+        system, options, system.InitialPositions(), system.InitialVelocities(),
+        [&](const time::StepRecord& r) {
+          if (record) {
+            frames.push_back(r.q->head(3));
+          } else {
+            largest = std::max(largest, (r.q->head(3) - frames.at(step)).cwiseAbs().maxCoeff());
+          }
+          ++step;
+        });
+    EXPECT_TRUE(result.status) << result.status.message;
+    return std::pair{largest, result};
+  };
+  run(rigid, true);
+  const auto [difference, result] = run(flexible.model, false);
+  std::printf(
+      "stiff strip against the rigid body: largest frame difference %.2e (m or rad) "
+      "over %d steps, %.2f Newton iterations per step; angle swept %.3f rad\n",
+      difference, result.accepted_steps, double(result.newton_iterations) / result.accepted_steps,
+      frames.back()(2));
+  EXPECT_LT(difference, 1e-6 * kLength);
+  EXPECT_GT(std::abs(frames.back()(2)), 0.5);  // it did swing
+}
+
+// A steel strip swinging under gravity: the energy balance of the flexible body closes
+// (kinetic + elastic = the work of gravity): to rounding with HHT alpha = 0, with a small
+// positive numerical dissipation with alpha = -0.1; and it bends as it swings.
+TEST(FlexibleBody, SwingingStripKeepsItsEnergyBalance) {
+  PinnedStrip strip = Pinned(210e9, 4);
+  strip.model.gravity = {0.0, -9.81};
+  const double scale = strip.body.body->inertia.mass() * 9.81 * 0.5 * kLength;  // [J]
+  for (const double alpha : {0.0, -0.1}) {
+    PlanarSystem system(strip.model);
+    time::IntegratorOptions options;
+    options.alpha = alpha;
+    options.t_end = 0.25;
+    options.dt = 4e-4;
+    options.position_scale = kLength;
+    double largest_modal = 0.0;
+    const time::TransientResult result = time::Integrate(
+        system, options, system.InitialPositions(), system.InitialVelocities(),
+        [&](const time::StepRecord& r) {
+          largest_modal = std::max(largest_modal, r.q->tail(4).cwiseAbs().maxCoeff());
+        });
+    ASSERT_TRUE(result.status) << result.status.message;
+    const time::EnergyBalance& e = result.energy;
+    std::printf(
+        "swinging strip alpha = %.1f: kinetic %.4e J, elastic %.3e J, gravity's work "
+        "%.4e J, constraint work %.1e J, remainder %.2e J (of %.3e J); largest modal "
+        "coordinate %.2e, %.2f Newton iterations per step\n",
+        alpha, e.kinetic, e.stored, e.external_work, e.constraint_work, e.numerical_dissipation,
+        scale, largest_modal, double(result.newton_iterations) / result.accepted_steps);
+    EXPECT_GT(e.stored, 0.0);  // it bends
+    if (alpha == 0.0) {
+      EXPECT_LT(std::abs(e.numerical_dissipation), 1e-9 * scale);
+    } else {
+      EXPECT_GT(e.numerical_dissipation, 0.0);
+      EXPECT_LT(e.numerical_dissipation, 1e-3 * scale);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace jointdyn::mbs
