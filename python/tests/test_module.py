@@ -25,6 +25,7 @@ EXAMPLES = [
     "examples/transient/den_hartog_coulomb.yaml",
     "examples/harmonic/jenkins_sdof.yaml",
     "examples/multibody/pendulum.yaml",
+    "examples/multibody/flexible_car_pendulum.yaml",
 ]
 
 # Summary entries that differ from run to run: timings, the process, the files' paths.

@@ -1,5 +1,6 @@
 #include "analysis/multibody.h"
 
+#include <Eigen/Geometry>
 #include <cmath>
 
 #include "core/clock.h"
@@ -15,12 +16,12 @@ using mbs::PlanarSystem;
 // The row of one observed state (MultibodyOptions::Columns()); `violation` gets max |c|.
 std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
                         const time::StepRecord& record, double& violation) {
-  const mbs::PlanarModel& model = options.model;
+  const mbs::PlanarModel& model = system.model();
   const VecX& q = *record.q;
   const VecX& v = *record.v;
   std::vector<double> row = {record.t};
   for (size_t b = 0; b < model.bodies.size(); ++b) {
-    const int count = model.bodies[b].kind == BodyKind::kRigid ? 3 : 2;
+    const int count = model.bodies[b].kind == BodyKind::kPointMass ? 2 : 3;  // the frame
     const int first = system.CoordinateIndex(int(b), mbs::Coordinate::kX);
     for (int k = 0; k < count; ++k) row.push_back(q(first + k));
     for (int k = 0; k < count; ++k) row.push_back(v(first + k));
@@ -48,10 +49,39 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
   return row;
 }
 
+// The model with its flexible bodies built: FE model, reduction, the frame placed at the
+// centre of mass (position + A(angle) c).
+mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& observer,
+                            MultibodyResult& result) {
+  mbs::PlanarModel model = options.model;
+  for (const FlexibleBodyOptions& f : options.flexible) {
+    mbs::Body& body = model.bodies[f.body];
+    const std::string task = "flexible body " + body.name;
+    const std::string key = "bodies[" + std::to_string(f.body) + "]";
+    fe::FeModel fe;
+    mbs::FlexibleBodyResult built;
+    try {  // errors of the FE model and its interface, at the body's keys
+      fe = fe::BuildFeModel(f.fe, observer.ProgressOf(task + ": FE model"));
+      observer.Progress(task + ": reduction", 0, 1);
+      built = mbs::BuildFlexibleBody(fe, f.reduction);
+    } catch (const InputError& error) {
+      throw error.Located("", 0, key + ".fe").At(key + ".fe." + error.where());
+    }
+    observer.Progress(task + ": reduction", 1, 1);
+    if (!built.status) throw InputError(key, body.name, built.status.message);
+    body.flexible = built.body;
+    body.position += Eigen::Rotation2Dd(body.angle) * built.centre_of_mass;
+    result.flexible_frequencies.push_back(built.frequencies);
+    observer.Note(task + ": " + std::to_string(fe.dofs->num_free_dofs()) + " FE DOFs -> " +
+                  std::to_string(built.body->modes()) + " modes, first free-free frequency " +
+                  FormatValue(built.frequencies.size() > 0 ? built.frequencies(0) : 0.0) + " Hz");
+  }
+  return model;
+}
+
 }  // namespace
 
 void MultibodyOptions::Validate() const {
-  model.Validate();
   if (const Status status = integrator.Validate(); !status)
     throw InputError("integrator", "", status.message);
   if (integrator.energy_conserving)
@@ -61,6 +91,11 @@ void MultibodyOptions::Validate() const {
   for (const int m : output.markers)
     if (m < 0 || m >= int(model.markers.size()))
       throw InputError("output.markers", std::to_string(m), "is no marker");
+  for (size_t i = 0; i < flexible.size(); ++i)
+    if (flexible[i].body < 0 || flexible[i].body >= int(model.bodies.size()) ||
+        model.bodies[flexible[i].body].kind != BodyKind::kFlexible)
+      throw InputError("flexible[" + std::to_string(i) + "].body", std::to_string(flexible[i].body),
+                       "is no flexible body");
   if (!(initial_tolerance > 0.0 && std::isfinite(initial_tolerance)))
     throw InputError("initial_tolerance", FormatValue(initial_tolerance), "must be > 0");
 }
@@ -68,7 +103,7 @@ void MultibodyOptions::Validate() const {
 std::vector<std::string> MultibodyOptions::Columns() const {
   std::vector<std::string> columns = {"time"};
   for (const mbs::Body& b : model.bodies) {
-    const bool rigid = b.kind == BodyKind::kRigid;
+    const bool rigid = b.kind != BodyKind::kPointMass;  // rigid or a flexible body's frame
     for (const char* c : {"x_", "y_", "angle_", "vx_", "vy_", "omega_"}) {
       const std::string prefix = c;
       if (!rigid && (prefix == "angle_" || prefix == "omega_")) continue;
@@ -93,8 +128,8 @@ std::vector<std::string> MultibodyOptions::Columns() const {
 MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer) {
   options.Validate();
   const Clock::time_point start = Clock::now();
-  PlanarSystem system(options.model);
   MultibodyResult result;
+  PlanarSystem system(BuildModel(options, observer, result));
   result.columns = options.Columns();
   result.coordinates = system.size();
   result.constraints = system.constraint_count();
@@ -112,7 +147,7 @@ MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver&
                   FormatValue(result.initial_correction) + " (m or rad)");
   const double span = integrator.t_end - integrator.t_start;
   observer.Progress("time integration, % of t_end", 0, 100);
-  std::vector<Vec2> bodies(options.model.bodies.size()), markers(options.model.markers.size());
+  std::vector<Vec2> bodies(system.model().bodies.size()), markers(system.model().markers.size());
   const auto record = [&](const time::StepRecord& step) {
     result.rows.push_back(Row(options, system, step, result.max_constraint_violation));
     observer.Sample(result.rows.back());

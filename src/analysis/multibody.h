@@ -10,6 +10,8 @@
 
 #include "analysis/observer.h"
 #include "core/status.h"
+#include "fe/fe_model.h"
+#include "mbs/flexible_body_builder.h"
 #include "mbs/planar_model.h"
 #include "time/integrator.h"
 
@@ -20,16 +22,27 @@ struct MultibodyOutput {
   bool energy = true;        // the energy-balance columns [J]
 };
 
+// A flexible body of the model, built when the run starts: its FE model (2D, no supports)
+// and reduction. The body's position and angle place the FE model's origin and axes; its
+// frame starts at the FE model's centre of mass.
+struct FlexibleBodyOptions {
+  int body = 0;  // index in model.bodies (BodyKind::kFlexible)
+  fe::FeModelSpec fe;
+  mbs::FlexibleBodySpec reduction;
+};
+
 struct MultibodyOptions {
   std::string title;
-  mbs::PlanarModel model;
+  mbs::PlanarModel model;  // flexible bodies without their FlexibleBody yet
+  std::vector<FlexibleBodyOptions> flexible;
   time::IntegratorOptions integrator;  // scheme, times, steps, Newton; output_interval [s]
   MultibodyOutput output;
   // The initial positions are moved onto the joints' constraints until |c| is below this
   // [m or rad], > 0; the initial velocities are projected onto C_q v = -C_t.
   double initial_tolerance = 1e-12;
 
-  // Throws InputError naming the option for a set that cannot run.
+  // Throws InputError naming the option for a set that cannot run (the model itself is
+  // checked once its flexible bodies are built).
   void Validate() const;
   // time; per body x_, y_ [m], angle_ [rad] (rigid), vx_, vy_ [m/s], omega_ [rad/s]
   // (rigid); per output marker px_, py_, vx_, vy_; per joint its forces on marker b's body
@@ -55,12 +68,16 @@ struct MultibodyResult {
   std::vector<std::string> columns;       // MultibodyOptions::Columns()
   std::vector<std::vector<double>> rows;  // the samples, one row of `columns` each
   int coordinates = 0, constraints = 0;
+  // Per flexible body (in the order of options.flexible): modal coordinates and the
+  // free-free frequencies of its basis [Hz].
+  std::vector<VecX> flexible_frequencies;
   double initial_correction = 0.0;        // largest change of the initial positions [m or rad]
   double max_constraint_violation = 0.0;  // largest |c| over the samples [m or rad]
   double wall_seconds = 0.0;
 };
 
-// Progress: "time integration" in percent of t_end.
+// Progress: the flexible bodies' FE models and reductions, then "time integration" in
+// percent of t_end.
 MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer);
 
 }  // namespace jointdyn::analysis

@@ -198,9 +198,9 @@ void PlanarModel::Validate() const {
     const time::TimeFunction& torque = loads[i].torque;
     const bool no_torque =
         torque.kind() == time::TimeFunction::Kind::kConstant && torque.Value(0.0) == 0.0;
-    Require(no_torque || (body != kGround && bodies[body].kind == BodyKind::kRigid),
+    Require(no_torque || (body != kGround && bodies[body].kind != BodyKind::kPointMass),
             Item("loads", i, "torque"), markers[loads[i].marker].name,
-            "a torque needs a marker on a rigid body");
+            "a torque needs a marker on a rigid or flexible body");
   }
   RequireFinite("gravity", gravity.norm());
 }

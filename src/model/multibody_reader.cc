@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "model/fe_reader.h"
 #include "model/integrator_reader.h"
 #include "model/time_function_reader.h"
 
@@ -23,11 +24,11 @@ Vec2 ReadVec2(const ModelNode& node, const std::string& key, const Vec2& fallbac
   return {v[0], v[1]};
 }
 
-// The index of the entry of `names` named by node[key] (`what`: "body", "marker").
+// The index of the entry of `names` named by node[key] (`what`: "body of this model", ...).
 int Find(const ModelNode& node, const std::string& key, const std::string& name,
          const std::vector<std::string>& names, const std::string& what) {
   const auto it = std::find(names.begin(), names.end(), name);
-  if (it == names.end()) node.FailValue(key, name, "is no " + what + " of this model");
+  if (it == names.end()) node.FailValue(key, name, "is no " + what);
   return int(it - names.begin());
 }
 
@@ -47,7 +48,26 @@ std::string ReadName(const ModelNode& node, const std::string& fallback,
   return name;
 }
 
-void ReadBodies(const ModelNode& root, PlanarModel& model) {
+// A flexible body's FE model (its `fe` mapping: the FE keys of analysis: modal) and its
+// reduction keys.
+analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
+  analysis::FlexibleBodyOptions f;
+  f.body = body;
+  const ModelNode fe = n.Map("fe");
+  f.fe = ReadFeModelSpec(fe);
+  fe.Finish();
+  f.reduction.interface = n.Strings("interface");
+  for (const std::string& name : f.reduction.interface)
+    if (!f.fe.HasReferenceNode(name))
+      n.FailValue("interface", name,
+                  "is no reference node of the body's FE model (fe.reference_nodes)");
+  f.reduction.vibration_modes = n.Int("vibration_modes", 6, AtLeast(0));
+  f.reduction.rigid_ratio = n.Double("rigid_ratio", 1e-6, InRange(1e-14, 0.5));
+  return f;
+}
+
+void ReadBodies(const ModelNode& root, MultibodyOptions& options) {
+  PlanarModel& model = options.model;
   std::set<std::string> names;
   const std::vector<ModelNode> nodes = root.Maps("bodies");
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -55,11 +75,16 @@ void ReadBodies(const ModelNode& root, PlanarModel& model) {
     mbs::Body b;
     b.name = ReadName(n, "body_" + std::to_string(i + 1), names);
     b.kind = n.Has("type") ? n.Enum<BodyKind>("type", {{"rigid", BodyKind::kRigid},
-                                                       {"point_mass", BodyKind::kPointMass}})
+                                                       {"point_mass", BodyKind::kPointMass},
+                                                       {"flexible", BodyKind::kFlexible}})
                            : BodyKind::kRigid;
-    b.mass = n.Double("mass", Positive());
-    if (b.kind == BodyKind::kRigid) {
-      b.inertia = n.Double("inertia", Positive());
+    if (b.kind == BodyKind::kFlexible) {
+      options.flexible.push_back(ReadFlexible(n, int(i)));
+    } else {
+      b.mass = n.Double("mass", Positive());
+    }
+    if (b.kind == BodyKind::kRigid) b.inertia = n.Double("inertia", Positive());
+    if (b.kind != BodyKind::kPointMass) {
       b.angle = n.Double("angle", 0.0);
       b.angular_velocity = n.Double("angular_velocity", 0.0);
     }
@@ -70,7 +95,7 @@ void ReadBodies(const ModelNode& root, PlanarModel& model) {
   }
 }
 
-void ReadMarkers(const ModelNode& root, PlanarModel& model) {
+void ReadMarkers(const ModelNode& root, const MultibodyOptions& options, PlanarModel& model) {
   std::set<std::string> names;
   const std::vector<std::string> bodies = NamesOf(model.bodies);
   const std::vector<ModelNode> nodes = root.OptionalMaps("markers");
@@ -79,8 +104,15 @@ void ReadMarkers(const ModelNode& root, PlanarModel& model) {
     mbs::Marker m;
     m.name = ReadName(n, "marker_" + std::to_string(i + 1), names);
     const std::string body = n.String("body");
-    m.body = body == "ground" ? mbs::kGround : Find(n, "body", body, bodies, "body");
-    m.position = ReadVec2(n, "position", Vec2::Zero());
+    m.body = body == "ground" ? mbs::kGround : Find(n, "body", body, bodies, "body of this model");
+    const auto flexible = std::find_if(options.flexible.begin(), options.flexible.end(),
+                                       [&](const auto& f) { return f.body == m.body; });
+    if (flexible != options.flexible.end()) {  // on a node of the body's interface
+      m.node = Find(n, "node", n.String("node"), flexible->reduction.interface,
+                    "interface node of body " + body);
+    } else {
+      m.position = ReadVec2(n, "position", Vec2::Zero());
+    }
     m.angle = n.Double("angle", 0.0);
     n.Finish();
     model.markers.push_back(std::move(m));
@@ -93,15 +125,25 @@ std::pair<int, int> ReadMarkerPair(const ModelNode& n, const PlanarModel& model)
   if (list.size() != 2)
     n.FailValue("markers", std::to_string(list.size()) + " names", "must name two markers");
   const std::vector<std::string> names = NamesOf(model.markers);
-  const int a = Find(n, "markers", list[0], names, "marker");
-  const int b = Find(n, "markers", list[1], names, "marker");
+  const int a = Find(n, "markers", list[0], names, "marker of this model");
+  const int b = Find(n, "markers", list[1], names, "marker of this model");
   if (model.markers[a].body == model.markers[b].body)
     n.FailValue("markers", list[1],
                 "is on the body of " + list[0] + ": connect two different bodies");
   return {a, b};
 }
 
-double InitialDistance(const PlanarModel& model, int a, int b) {
+// node[key] [m], by default the markers' initial distance (not for markers on flexible
+// bodies: those are placed when the body's FE model is built).
+double ReadLength(const ModelNode& n, const std::string& key, const PlanarModel& model, int a,
+                  int b, const Rule& rule) {
+  if (n.Has(key)) return n.Double(key, rule);
+  for (const int m : {a, b})
+    if (model.markers[m].body != mbs::kGround &&
+        model.bodies[model.markers[m].body].kind == BodyKind::kFlexible)
+      n.FailValue(key, "",
+                  "give it: marker " + model.markers[m].name +
+                      " is on a flexible body (placed when its FE model is built)");
   return (mbs::InitialMarkerPosition(model, a) - mbs::InitialMarkerPosition(model, b)).norm();
 }
 
@@ -127,7 +169,7 @@ void ReadJoints(const ModelNode& root, PlanarModel& model) {
                                         {"distance", JointKind::kDistance},
                                         {"prescribed", JointKind::kPrescribed}});
     if (j.kind == JointKind::kPrescribed) {
-      j.body = Find(n, "body", n.String("body"), bodies, "body");
+      j.body = Find(n, "body", n.String("body"), bodies, "body of this model");
       j.coordinate = n.Enum<mbs::Coordinate>("coordinate", {{"x", mbs::Coordinate::kX},
                                                             {"y", mbs::Coordinate::kY},
                                                             {"angle", mbs::Coordinate::kAngle}});
@@ -141,7 +183,7 @@ void ReadJoints(const ModelNode& root, PlanarModel& model) {
     } else {
       std::tie(j.marker_a, j.marker_b) = ReadMarkerPair(n, model);
       if (j.kind == JointKind::kDistance)
-        j.length = n.Double("length", InitialDistance(model, j.marker_a, j.marker_b), Positive());
+        j.length = ReadLength(n, "length", model, j.marker_a, j.marker_b, Positive());
     }
     n.Finish();
     model.joints.push_back(std::move(j));
@@ -158,7 +200,7 @@ void ReadSprings(const ModelNode& root, PlanarModel& model) {
     std::tie(s.marker_a, s.marker_b) = ReadMarkerPair(n, model);
     s.stiffness = n.Double("stiffness", 0.0, NonNegative());
     s.damping = n.Double("damping", 0.0, NonNegative());
-    s.length = n.Double("length", InitialDistance(model, s.marker_a, s.marker_b), NonNegative());
+    s.length = ReadLength(n, "length", model, s.marker_a, s.marker_b, NonNegative());
     n.Finish();
     model.springs.push_back(std::move(s));
   }
@@ -194,7 +236,7 @@ void ReadLoads(const ModelNode& root, PlanarModel& model) {
   const std::vector<std::string> markers = NamesOf(model.markers);
   for (const ModelNode& n : root.OptionalMaps("loads")) {
     mbs::Load load;
-    load.marker = Find(n, "marker", n.String("marker"), markers, "marker");
+    load.marker = Find(n, "marker", n.String("marker"), markers, "marker of this model");
     if (!n.Has("fx") && !n.Has("fy") && !n.Has("torque"))
       n.FailValue("marker", markers[load.marker], "a load needs fx, fy or torque");
     load.fx = OptionalFunction(n, "fx");
@@ -230,7 +272,8 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
     if (node->Has("markers")) {
       const std::vector<std::string> names = NamesOf(options.model.markers);
       for (const std::string& name : node->Strings("markers"))
-        options.output.markers.push_back(Find(*node, "markers", name, names, "marker"));
+        options.output.markers.push_back(
+            Find(*node, "markers", name, names, "marker of this model"));
     }
   }
   if (node && node->Has("plots")) {
@@ -256,8 +299,8 @@ MultibodyFile ReadMultibody(const ModelNode& root) {
   MultibodyOptions& options = file.options;
   options.title = root.String("title", "");
   PlanarModel& model = options.model;
-  ReadBodies(root, model);
-  ReadMarkers(root, model);
+  ReadBodies(root, options);
+  ReadMarkers(root, options, model);
   ReadJoints(root, model);
   ReadSprings(root, model);
   ReadLoads(root, model);

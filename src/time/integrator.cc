@@ -69,13 +69,15 @@ Weights SchemeWeights(const IntegratorOptions& options) {
 struct State {
   double t = 0.0;
   VecX q, v, a, lambda;
-  VecX internal;          // f_int as applied by the scheme (end-point force or discrete gradient)
-  VecX viscous;           // C v
-  VecX external;          // f_ext(t)
-  VecX constraint;        // C_q' lambda
-  VecX inertia;           // M a, or M(q) a - Q_v(q, v) (SecondOrderSystem::mass_varies())
-  VecX momentum;          // M(q) v
-  double max_abs_cq = 0;  // largest |C_q| entry (for the multiplier scale)
+  VecX internal;    // f_int as applied by the scheme (end-point force or discrete gradient)
+  VecX viscous;     // C v
+  VecX external;    // f_ext(t)
+  VecX constraint;  // C_q' lambda
+  VecX inertia;     // M a, or M(q) a - Q_v(q, v) (SecondOrderSystem::mass_varies())
+  VecX momentum;    // M(q) v
+  // Per constraint row the largest |C_q(i, j)| / u_j: its change per metre of any
+  // coordinate (for the scales of its residual and multiplier; 1 for an empty row).
+  VecX cq_rows;
 };
 
 // The system's coordinate units u (SecondOrderSystem::CoordinateUnits()): positions u_i q_i
@@ -112,6 +114,20 @@ Status InertiaForce(SecondOrderSystem& system, const VecX& q, const VecX& v, con
 // M(q) v (the inertia force at velocity 0 and acceleration v).
 Status Momentum(SecondOrderSystem& system, const VecX& q, const VecX& v, VecX& p) {
   return InertiaForce(system, q, VecX::Zero(v.size()), v, p, nullptr, nullptr, nullptr);
+}
+
+// State::cq_rows of C_q (m x n) with the coordinate units.
+VecX ConstraintRowScales(const SparseMatrix& cq, const Units& units) {
+  VecX rows = VecX::Zero(cq.rows());
+  for (int k = 0; k < cq.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(cq, k); it; ++it) {
+      const double per_metre =
+          std::abs(it.value()) / (units.u.size() == 0 ? 1.0 : units.u(it.col()));
+      rows(it.row()) = std::max(rows(it.row()), per_metre);
+    }
+  for (double& r : rows)
+    if (r == 0.0) r = 1.0;
+  return rows;
 }
 
 // Running magnitudes of the accepted states, for the scales (see integrator.h).
@@ -200,7 +216,7 @@ class StepModel final : public solvers::ResidualModel {
     force_scale_ = Positive(std::max(
         {force_floor, magnitudes.force, magnitudes.momentum / h, units_.Force(external_)}));
     position_scale_ = std::max(position_floor, magnitudes.position);
-    cq_scale_ = start.max_abs_cq > 0.0 ? start.max_abs_cq : 1.0;
+    cq_rows_ = &start.cq_rows;
   }
 
   double position_scale() const { return position_scale_; }
@@ -253,13 +269,14 @@ class StepModel final : public solvers::ResidualModel {
   VecX ResidualScale() const override {
     VecX scale(n_ + m_);
     scale << units_.Scaled(n_, Positive(beta_h2_ * force_scale_), true),
-        VecX::Constant(m_, Positive(cq_scale_ * position_scale_));
+        (position_scale_ * *cq_rows_).cwiseMax(std::numeric_limits<double>::min());
     return scale;
   }
   VecX UnknownScale() const override {
     VecX scale(n_ + m_);
     scale << units_.Scaled(n_, position_scale_, false),
-        VecX::Constant(m_, Positive(beta_h2_ * force_scale_ / cq_scale_));
+        (beta_h2_ * force_scale_ * cq_rows_->cwiseInverse())
+            .cwiseMax(std::numeric_limits<double>::min());
     return scale;
   }
 
@@ -277,7 +294,7 @@ class StepModel final : public solvers::ResidualModel {
     end.viscous = viscous_;
     end.external = external_ + configuration_load_;
     end.constraint = m_ > 0 ? constraint_ : VecX::Zero(n_);
-    end.max_abs_cq = m_ > 0 ? solvers::MaxAbsEntry(cq_) : 0.0;
+    end.cq_rows = ConstraintRowScales(cq_, units_);
     end.inertia = inertia_;
     return Momentum(system_, q_, v_, end.momentum);
   }
@@ -339,7 +356,8 @@ class StepModel final : public solvers::ResidualModel {
 
   const State* start_ = nullptr;
   double h_ = 0.0, t_ = 0.0, beta_h2_ = 0.0, gamma_h_ = 0.0;
-  double force_scale_ = 1.0, position_scale_ = 1.0, cq_scale_ = 1.0;
+  double force_scale_ = 1.0, position_scale_ = 1.0;
+  const VecX* cq_rows_ = nullptr;  // State::cq_rows of the step's start
   VecX q_base_, v_base_, external_, fixed_;
 
   // The last evaluation.
@@ -401,7 +419,7 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
   }
   if (Status status = Momentum(system, s.q, s.v, s.momentum); !status) return status;
   s.constraint = m > 0 ? VecX(cq.transpose() * s.lambda) : VecX::Zero(n);
-  s.max_abs_cq = m > 0 ? solvers::MaxAbsEntry(cq) : 0.0;
+  s.cq_rows = ConstraintRowScales(cq, Units{system.CoordinateUnits()});
   return Status::Ok();
 }
 

@@ -25,7 +25,9 @@
 // relative to force_scale or the largest |f_ext|, |C v + f_int|, |M a| or max|M_ij| |v| / h so far
 // (the last is the force that stops the motion within a step: a residual r changes the end velocity
 // by about gamma h r / M, so the residual test bounds the velocity error relative to |v|). Newton's
-// residual is scaled by the force scale (constraint rows by S max|C_q|), its position increment by
+// residual is scaled by the force scale (constraint row i by S max_j |C_q(i, j)| / u_j, its
+// multiplier by beta h^2 times the force scale over the same: rows of angles and of lengths,
+// of rigid and of modal coordinates, each on its own scale), its position increment by
 // S. Adaptive steps: the local error estimate (Zienkiewicz-Xie) is e = |beta - 1/6| h^2 max_i |a+_i
 // - a_i| / (S error_tolerance); a step with e > 1 is rejected (unless h = dt_min), and the next
 // step is h clamp(0.9 e^(-1/3), 0.2, 2).

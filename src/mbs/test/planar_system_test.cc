@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "mbs/jet.h"
+#include "mbs/test/differences.h"
 #include "time/integrator.h"
 
 namespace jointdyn::mbs {
@@ -62,18 +63,7 @@ PlanarModel EveryElement() {
   return m;
 }
 
-// Central differences of a vector function of q (columns = dF/dq_j).
-template <class F>
-MatX Differences(const F& f, const VecX& q, double h) {
-  MatX d(f(q).size(), q.size());
-  for (int j = 0; j < q.size(); ++j) {
-    VecX plus = q, minus = q;
-    plus(j) += h;
-    minus(j) -= h;
-    d.col(j) = (f(plus) - f(minus)) / (2 * h);
-  }
-  return d;
-}
+using testing::Differences;
 
 TEST(PlanarSystem, DerivativesMatchCentralDifferences) {
   PlanarSystem system(EveryElement());

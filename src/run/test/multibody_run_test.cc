@@ -109,5 +109,36 @@ TEST(MultibodyExample, SliderCrankFollowsItsKinematicsAndPowerBalance) {
     EXPECT_TRUE(std::filesystem::exists(run.out / file)) << file;
 }
 
+// The car pendulum with a flexible strip: the system's horizontal momentum (car, strip
+// frame = its centre of mass, point mass) against the impulse of force1 and of the spring
+// on the car (trapezoidal over the 1 ms samples); the strip bends (elastic energy).
+TEST(MultibodyExample, FlexibleCarPendulumKeepsItsMomentumBalance) {
+  const ExampleRun run = RunExample("flexible_car_pendulum");
+  const auto& c = run.csv.columns;
+  const auto& t = c.at("time");
+  const double m_car = 0.95, m_strip = 7850.0 * 0.3 * 0.001 * 0.02, m_mass = 0.2, k = 1000.0;
+  const time::TimeFunction force = time::TimeFunction::SmoothStep1(5.0, 0.05);
+  const auto net = [&](size_t i) { return force.Value(t[i]) - k * c.at("x_car")[i]; };
+  double impulse = 0.0, error = 0.0, largest = 0.0;
+  for (size_t i = 1; i < t.size(); ++i) {
+    impulse += 0.5 * (net(i) + net(i - 1)) * (t[i] - t[i - 1]);
+    const double momentum = m_car * c.at("vx_car")[i] + m_strip * c.at("vx_strip")[i] +
+                            m_mass * c.at("vx_point_mass")[i];
+    error = std::max(error, std::abs(momentum - impulse));
+    largest = std::max(largest, std::abs(momentum));
+  }
+  const double elastic = run.summary["energy"]["stored"].get<double>();
+  std::printf(
+      "flexible car pendulum: momentum balance error %.2e N s (largest momentum %.3e N "
+      "s); %d steps, %.2f Newton iterations per step, %.0f steps per second; elastic "
+      "energy at the end %.3e J\n",
+      error, largest, run.summary["accepted_steps"].get<int>(),
+      run.summary["newton_iterations_per_step"].get<double>(),
+      run.summary["steps_per_second"].get<double>(), elastic);
+  EXPECT_LT(error, 1e-3 * largest);
+  EXPECT_GT(elastic, 0.0);
+  EXPECT_LT(run.summary["max_constraint_violation"].get<double>(), 1e-12);
+}
+
 }  // namespace
 }  // namespace jointdyn::run
