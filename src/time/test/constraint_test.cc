@@ -29,12 +29,7 @@ struct AngleReference {
     theta.push_back(y);
     rate.push_back(z);
     for (int i = 0; i < steps; ++i) {
-      const double k1y = z, k1z = f(y);
-      const double k2y = z + 0.5 * dt * k1z, k2z = f(y + 0.5 * dt * k1y);
-      const double k3y = z + 0.5 * dt * k2z, k3z = f(y + 0.5 * dt * k2y);
-      const double k4y = z + dt * k3z, k4z = f(y + dt * k3y);
-      y += dt / 6.0 * (k1y + 2.0 * k2y + 2.0 * k3y + k4y);
-      z += dt / 6.0 * (k1z + 2.0 * k2z + 2.0 * k3z + k4z);
+      testing::Rk4Step(f, dt, y, z);
       theta.push_back(y);
       rate.push_back(z);
     }

@@ -13,6 +13,18 @@
 
 namespace jointdyn::time::testing {
 
+// One classical Runge-Kutta step of y'' = f(y) from (y, z = y') over dt: the reference
+// solutions of the pendulum tests.
+template <class F>
+void Rk4Step(const F& f, double dt, double& y, double& z) {
+  const double k1y = z, k1z = f(y);
+  const double k2y = z + 0.5 * dt * k1z, k2z = f(y + 0.5 * dt * k1y);
+  const double k3y = z + 0.5 * dt * k2z, k3z = f(y + 0.5 * dt * k2y);
+  const double k4y = z + dt * k3z, k4z = f(y + dt * k3y);
+  y += dt / 6.0 * (k1y + 2.0 * k2y + 2.0 * k3y + k4y);
+  z += dt / 6.0 * (k1z + 2.0 * k2z + 2.0 * k3z + k4z);
+}
+
 // One DOF of unit mass without linear damping: the base of the single-DOF test systems.
 class UnitMassSdof : public SecondOrderSystem {
  public:

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "time/integrator.h"
+#include "time/test/test_systems.h"
 
 namespace jointdyn::time {
 namespace {
@@ -72,14 +73,7 @@ double ReferenceAngle(double theta0, double t_end, int steps) {
   const double i_p = kInertia + kMass * kArm * kArm, dt = t_end / steps;
   const auto f = [&](double th) { return -kMass * kGravity * kArm * std::cos(th) / i_p; };
   double y = theta0, z = 0.0;
-  for (int i = 0; i < steps; ++i) {
-    const double k1y = z, k1z = f(y);
-    const double k2y = z + 0.5 * dt * k1z, k2z = f(y + 0.5 * dt * k1y);
-    const double k3y = z + 0.5 * dt * k2z, k3z = f(y + 0.5 * dt * k2y);
-    const double k4y = z + dt * k3z, k4z = f(y + dt * k3y);
-    y += dt / 6.0 * (k1y + 2.0 * k2y + 2.0 * k3y + k4y);
-    z += dt / 6.0 * (k1z + 2.0 * k2z + 2.0 * k3z + k4z);
-  }
+  for (int i = 0; i < steps; ++i) testing::Rk4Step(f, dt, y, z);
   return y;
 }
 
