@@ -49,6 +49,14 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
   return row;
 }
 
+// The joint operators of a flexible body on its FE model's independent DOFs.
+std::vector<joint::JointOperator> FlexibleJoints(const fe::FeModel& fe,
+                                                 const std::vector<JointSpec>& joints) {
+  if (joints.empty()) return {};
+  std::vector<int> pairs;
+  return BuildJoints(fe, joints, fe.dofs->transform().topRows(fe.dofs->num_mesh_dofs()), {}, pairs);
+}
+
 // The model with its flexible bodies built: FE model, reduction, the frame placed at the
 // centre of mass (position + A(angle) c).
 mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& observer,
@@ -59,14 +67,20 @@ mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& 
     const std::string task = "flexible body " + body.name;
     const std::string key = "bodies[" + std::to_string(f.body) + "]";
     fe::FeModel fe;
+    mbs::FlexibleBodySpec spec = f.reduction;
+    // Errors of the FE model at the body's `fe` keys, of its joints at its `joints`.
+    const auto at = [&](const std::string& prefix, const auto& build) {
+      try {
+        build();
+      } catch (const InputError& error) {
+        throw error.Located("", 0, prefix).At(prefix + "." + error.where());
+      }
+    };
+    at(key + ".fe", [&] { fe = fe::BuildFeModel(f.fe, observer.ProgressOf(task + ": FE model")); });
+    at(key, [&] { spec.joints = FlexibleJoints(fe, f.joints); });
+    observer.Progress(task + ": reduction", 0, 1);
     mbs::FlexibleBodyResult built;
-    try {  // errors of the FE model and its interface, at the body's keys
-      fe = fe::BuildFeModel(f.fe, observer.ProgressOf(task + ": FE model"));
-      observer.Progress(task + ": reduction", 0, 1);
-      built = mbs::BuildFlexibleBody(fe, f.reduction);
-    } catch (const InputError& error) {
-      throw error.Located("", 0, key + ".fe").At(key + ".fe." + error.where());
-    }
+    at(key + ".fe", [&] { built = mbs::BuildFlexibleBody(fe, spec); });
     observer.Progress(task + ": reduction", 1, 1);
     if (!built.status) throw InputError(key, body.name, built.status.message);
     body.flexible = built.body;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/joints.h"
 #include "analysis/observer.h"
 #include "core/status.h"
 #include "fe/fe_model.h"
@@ -28,7 +29,10 @@ struct MultibodyOutput {
 struct FlexibleBodyOptions {
   int body = 0;  // index in model.bodies (BodyKind::kFlexible)
   fe::FeModelSpec fe;
-  mbs::FlexibleBodySpec reduction;
+  mbs::FlexibleBodySpec reduction;  // its joints are built from `joints`
+  // Contact and friction inside the body: a normal and a friction law per contact of `fe`,
+  // evaluated on every pair and reduced onto the body's basis.
+  std::vector<JointSpec> joints;
 };
 
 struct MultibodyOptions {

@@ -138,6 +138,8 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model, const FlexibleBod
       largest = std::max({largest, std::abs(phi(d.x[p], j)), std::abs(phi(d.y[p], j))});
     body->units(j) = largest > 0.0 ? largest : 1.0;
   }
+  for (const joint::JointOperator& joint : spec.joints)
+    body->joints.push_back(joint.Reduced(ff.basis.vectors));
   for (const std::string& name : spec.interface) {
     const int r = model.dofs->ReferenceIndex(name);
     FlexibleNode node{name, model.reference_nodes[r].position.head<2>() - result.centre_of_mass,

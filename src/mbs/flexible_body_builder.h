@@ -12,6 +12,7 @@
 
 #include "core/status.h"
 #include "fe/fe_model.h"
+#include "joint/joint_operator.h"
 #include "mbs/planar_model.h"
 
 namespace jointdyn::mbs {
@@ -20,6 +21,8 @@ struct FlexibleBodySpec {
   std::vector<std::string> interface;  // reference nodes: the boundary DOFs and the body's nodes
   int vibration_modes = 6;             // fixed-interface normal modes, >= 0
   double rigid_ratio = 1e-6;           // free-free orthogonalization (reduction/free_free.h)
+  // The body's joints on the FE model's independent DOFs (reduced onto the body's basis).
+  std::vector<joint::JointOperator> joints;
 };
 
 struct FlexibleBodyResult {

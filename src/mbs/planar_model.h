@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/types.h"
+#include "joint/joint_operator.h"
 #include "mbs/flexible_inertia.h"
 #include "time/time_function.h"
 
@@ -45,6 +46,10 @@ struct FlexibleBody {
   // the integrator's scales (SecondOrderSystem::CoordinateUnits).
   VecX units;
   std::vector<FlexibleNode> nodes;
+  // Contact and friction inside the body (seed 003 eq. 3.13-3.15: the joint forces act on
+  // the modal coordinates only), on the modal coordinates, with the history they were built
+  // with; each system evaluates its own copies.
+  std::vector<joint::JointOperator> joints;
   int modes() const { return inertia.modes(); }
 };
 

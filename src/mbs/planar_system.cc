@@ -224,6 +224,12 @@ PlanarSystem::PlanarSystem(PlanarModel model) : model_(std::move(model)) {
           std::max(units_(first_[b] + 2),
                    (InitialMarkerPosition(model_, int(m)) - model_.bodies[b].position).norm());
   }
+  for (size_t b = 0; b < model_.bodies.size(); ++b)
+    if (model_.bodies[b].kind == BodyKind::kFlexible)
+      for (const joint::JointOperator& joint : model_.bodies[b].flexible->joints) {
+        joints_.push_back(joint);
+        joint_bodies_.push_back(int(b));
+      }
   for (const Joint& joint : model_.joints) {
     joint_rows_.push_back(rows_);
     rows_ += JointRows(joint.kind);
@@ -311,12 +317,14 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
     const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v);
     add(local, frames[0].angle - frames[1].angle, s.stiffness, s.damping, s.angle);
   }
-  AddElasticForces(*point.q, f, stiffness);
-  return Status::Ok();
+  return AddFlexibleForces(point, f, stiffness, damping_tangent);
 }
 
-// The flexible bodies' elastic forces K_ff zeta and stored energy.
-void PlanarSystem::AddElasticForces(const VecX& q, VecX& f, Matrix* stiffness) {
+// The flexible bodies' elastic forces K_ff zeta and the forces of their joints on the modal
+// coordinates (seed 003 eq. 3.15), with their tangents and stored energy.
+Status PlanarSystem::AddFlexibleForces(const time::StepPoint& point, VecX& f, Matrix* stiffness,
+                                       Matrix* damping_tangent) {
+  const VecX& q = *point.q;
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
     if (body.kind != BodyKind::kFlexible) continue;
@@ -326,6 +334,32 @@ void PlanarSystem::AddElasticForces(const VecX& q, VecX& f, Matrix* stiffness) {
     stored_energy_ += 0.5 * q.segment(first, n).dot(force);
     if (stiffness) stiffness->dense().block(first, first, n, n) += body.flexible->stiffness;
   }
+  VecX force;
+  MatX jacobian;
+  for (size_t j = 0; j < joints_.size(); ++j) {
+    const Body& body = model_.bodies[joint_bodies_[j]];
+    const int first = first_[joint_bodies_[j]] + 3, n = body.flexible->modes();
+    const VecX zeta = q.segment(first, n), rate = point.v->segment(first, n);
+    if (Status status = joints_[j].Evaluate(zeta, &rate, point.dt); !status)
+      return Status::Failure("joint " + std::to_string(j) + " of body " + body.name + ": " +
+                             status.message + " at t = " + FormatValue(point.t) + " s");
+    joints_[j].Forces(force);
+    f.segment(first, n) += force;
+    stored_energy_ += joints_[j].StoredEnergy();
+    if (stiffness) {
+      joints_[j].Jacobian(jacobian);
+      stiffness->dense().block(first, first, n, n) += jacobian;
+    }
+    if (damping_tangent && joints_[j].rate_dependent()) {
+      joints_[j].Jacobian(jacobian, joint::Derivative::kVelocity);
+      damping_tangent->dense().block(first, first, n, n) += jacobian;
+    }
+  }
+  return Status::Ok();
+}
+
+void PlanarSystem::Commit() {
+  for (joint::JointOperator& joint : joints_) joint.Commit();
 }
 
 void PlanarSystem::ExternalForce(double t, VecX& f) const {

@@ -43,7 +43,7 @@ class PlanarSystem final : public time::SecondOrderSystem {
                  Matrix* d_dv) override;
   bool has_configuration_loads() const override { return !model_.loads.empty(); }
   Status ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) override;
-  void Commit() override {}
+  void Commit() override;
   double StoredEnergy() const override { return stored_energy_; }
   VecX CoordinateUnits() const override { return units_; }
 
@@ -71,16 +71,23 @@ class PlanarSystem final : public time::SecondOrderSystem {
   Vec2 MarkerVelocity(const VecX& q, const VecX& v, int marker) const;  // [m/s]
   // The force of joint j on marker b's body from the multipliers (see the top of the file).
   std::vector<double> JointForces(int j, const VecX& q, const VecX& lambda) const;
+  // The joints inside the flexible bodies (after the last evaluation) and their bodies.
+  const std::vector<joint::JointOperator>& flexible_joints() const { return joints_; }
+  const std::vector<int>& flexible_joint_bodies() const { return joint_bodies_; }
   // Tension of spring s [N], moment of rotational spring s on b [N m].
   double SpringForce(int s, const VecX& q, const VecX& v) const;
   double RotationalSpringMoment(int s, const VecX& q, const VecX& v) const;
 
  private:
   VecX InitialState(bool rates) const;
-  void AddElasticForces(const VecX& q, VecX& f, Matrix* stiffness);
+  Status AddFlexibleForces(const time::StepPoint& point, VecX& f, Matrix* stiffness,
+                           Matrix* damping_tangent);
 
   PlanarModel model_;
   bool mass_varies_ = false;
+  // The flexible bodies' joints (this system's copies) and their bodies.
+  std::vector<joint::JointOperator> joints_;
+  std::vector<int> joint_bodies_;
   int size_ = 0, rows_ = 0;
   std::vector<int> first_;       // per body: index of its x coordinate
   std::vector<int> joint_rows_;  // per joint: its first constraint row

@@ -7,6 +7,7 @@
 
 #include "model/fe_reader.h"
 #include "model/integrator_reader.h"
+#include "model/joints_reader.h"
 #include "model/time_function_reader.h"
 
 namespace jointdyn::model {
@@ -63,6 +64,7 @@ analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
                   "is no reference node of the body's FE model (fe.reference_nodes)");
   f.reduction.vibration_modes = n.Int("vibration_modes", 6, AtLeast(0));
   f.reduction.rigid_ratio = n.Double("rigid_ratio", 1e-6, InRange(1e-14, 0.5));
+  if (n.Has("joints")) f.joints = ReadJoints(n, f.fe);
   return f;
 }
 

@@ -9,6 +9,8 @@
 #include <cstdio>
 
 #include "fe/fe_model.h"
+#include "laws/normal_laws.h"
+#include "laws/viscoelastic.h"
 #include "mbs/flexible_body_builder.h"
 #include "mbs/planar_system.h"
 #include "mbs/test/differences.h"
@@ -274,6 +276,91 @@ TEST(FlexibleBody, DerivativesMatchCentralDifferences) {
   const MatX k_fd = testing::Differences(internal, q, h);
   EXPECT_LT((k.dense() - load_tangent.dense() - k_fd).cwiseAbs().maxCoeff(),
             1e-6 * k_fd.cwiseAbs().maxCoeff());
+}
+
+// A joint inside the body acts on its modal coordinates in the moving frame (seed 003 eq.
+// 3.15): a bonded joint (bilateral penalty and elastic tangential law: linear) between
+// the strip's upper and lower edge at three stations gives the motion of the same body
+// with that stiffness added to its modal stiffness, the joint's history committed step by
+// step.
+TEST(FlexibleBody, BondedJointActsAsItsLinearStiffness) {
+  const fe::FeModel fe = fe::BuildFeModel(Strip(210e9));
+  const fe::DofMap& dofs = *fe.dofs;
+  // Pairs between the bottom and top nodes at x = 0.1, 0.2, 0.3 m: rows s1 (x), s2 (out of
+  // the plane: none), g (y) of u_bottom - u_top.
+  std::vector<std::pair<int, int>> nodes;
+  for (const double x : {0.1, 0.2, 0.3}) {
+    int bottom = -1, top = -1;
+    for (int i = 0; i < fe.mesh.nodes.rows(); ++i) {
+      if (std::abs(fe.mesh.nodes(i, 0) - x) > 1e-9) continue;
+      if (std::abs(fe.mesh.nodes(i, 1)) < 1e-9) bottom = i;
+      if (std::abs(fe.mesh.nodes(i, 1) - kWidth) < 1e-9) top = i;
+    }
+    ASSERT_GE(bottom, 0);
+    ASSERT_GE(top, 0);
+    nodes.emplace_back(bottom, top);
+  }
+  joint::DenseRows r = joint::DenseRows::Zero(3 * nodes.size(), dofs.num_free_dofs());
+  for (size_t p = 0; p < nodes.size(); ++p)
+    for (const auto& [row, component] : {std::pair{0, 0}, std::pair{2, 1}}) {
+      r(3 * p + row, dofs.FreeIndex(dofs.MeshDof(nodes[p].first, component))) = 1.0;
+      r(3 * p + row, dofs.FreeIndex(dofs.MeshDof(nodes[p].second, component))) = -1.0;
+    }
+  joint::JointLaws joint_laws{std::make_shared<laws::BondedLaw>(laws::BondedParams{1e12}),
+                              std::make_shared<laws::ElasticLaw>(laws::ElasticParams{5e11}, 2)};
+  const joint::JointOperator bonded(joint::PairProjection(r), VecX::Zero(nodes.size()),
+                                    VecX::Constant(nodes.size(), 1e-5), joint_laws);
+  FlexibleBodySpec spec{.interface = {"pin"}, .vibration_modes = 6, .joints = {bonded}};
+  const FlexibleBodyResult with_joint = BuildFlexibleBody(fe, spec);
+  ASSERT_TRUE(with_joint.status) << with_joint.status.message;
+  auto linear = std::make_shared<FlexibleBody>(*with_joint.body);
+  joint::JointOperator reduced = linear->joints.front();
+  ASSERT_TRUE(reduced.Evaluate(VecX::Zero(linear->modes())));
+  MatX tangent;
+  reduced.Jacobian(tangent);
+  linear->stiffness += tangent;
+  linear->joints.clear();
+
+  const auto run = [&](std::shared_ptr<const FlexibleBody> body) {
+    PinnedStrip s = Pinned(210e9, 6);
+    s.model.bodies[0].flexible = std::move(body);
+    s.model.bodies[0].position = with_joint.centre_of_mass;
+    s.model.gravity = {0.0, -9.81};
+    PlanarSystem system(s.model);
+    time::IntegratorOptions options;
+    options.t_end = 0.1;
+    options.dt = 1e-3;
+    options.position_scale = kLength;
+    std::vector<VecX> states;
+    const time::TransientResult result =
+        time::Integrate(system, options, system.InitialPositions(), system.InitialVelocities(),
+                        [&](const time::StepRecord& rec) { states.push_back(*rec.q); });
+    EXPECT_TRUE(result.status) << result.status.message;
+    return std::pair{states, result.energy.stored};
+  };
+  const auto [jointed, jointed_energy] = run(with_joint.body);
+  const auto [merged, merged_energy] = run(linear);
+  ASSERT_EQ(jointed.size(), merged.size());
+  double difference = 0.0, largest = 0.0;
+  for (size_t i = 0; i < jointed.size(); ++i) {
+    difference = std::max(difference, (jointed[i] - merged[i]).cwiseAbs().maxCoeff());
+    largest = std::max(largest, jointed[i].tail(6).cwiseAbs().maxCoeff());
+  }
+  std::printf(
+      "bonded joint inside the strip against its linear stiffness: largest coordinate "
+      "difference %.2e (largest modal coordinate %.2e), stored energy %.6e J vs %.6e J\n",
+      difference, largest, jointed_energy, merged_energy);
+  EXPECT_LT(difference, 1e-8 * largest + 1e-12);
+  EXPECT_NEAR(jointed_energy, merged_energy, 1e-8 * merged_energy);
+  // Without the joint the strip moves otherwise: the joint's stiffness matters here.
+  auto free = std::make_shared<FlexibleBody>(*with_joint.body);
+  free->joints.clear();
+  const auto [unjointed, unjointed_energy] = run(free);
+  double change = 0.0;
+  for (size_t i = 0; i < jointed.size(); ++i)
+    change = std::max(change, (jointed[i] - unjointed[i]).tail(6).cwiseAbs().maxCoeff());
+  std::printf("... and without the joint: modal coordinates differ by %.2e\n", change);
+  EXPECT_GT(change, 0.1 * largest);
 }
 
 }  // namespace
