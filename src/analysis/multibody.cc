@@ -49,12 +49,15 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
   return row;
 }
 
-// The joint operators of a flexible body on its FE model's independent DOFs.
+// The joint operators of a flexible body on its FE model's independent DOFs. No touch
+// band in dynamics (as joint_dynamics): a band whose tangent the residual lacks holds
+// Newton while touching pairs move by less than the band (the first steps from rest).
 std::vector<joint::JointOperator> FlexibleJoints(const fe::FeModel& fe,
                                                  const std::vector<JointSpec>& joints) {
   if (joints.empty()) return {};
   std::vector<int> pairs;
-  return BuildJoints(fe, joints, fe.dofs->transform().topRows(fe.dofs->num_mesh_dofs()), {}, pairs);
+  return BuildJoints(fe, joints, fe.dofs->transform().topRows(fe.dofs->num_mesh_dofs()),
+                     joint::JointOptions{.touch_band = 0.0}, pairs);
 }
 
 // The model with its flexible bodies built: FE model, reduction, the frame placed at the
@@ -161,14 +164,10 @@ MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver&
                   FormatValue(result.initial_correction) + " (m or rad)");
   const double span = integrator.t_end - integrator.t_start;
   observer.Progress("time integration, % of t_end", 0, 100);
-  std::vector<Vec2> bodies(system.model().bodies.size()), markers(system.model().markers.size());
   const auto record = [&](const time::StepRecord& step) {
     result.rows.push_back(Row(options, system, step, result.max_constraint_violation));
     observer.Sample(result.rows.back());
-    for (size_t b = 0; b < bodies.size(); ++b)
-      bodies[b] = step.q->segment<2>(system.CoordinateIndex(int(b), mbs::Coordinate::kX));
-    for (size_t m = 0; m < markers.size(); ++m) markers[m] = system.MarkerPosition(*step.q, int(m));
-    observer.Configuration(step.t, bodies, markers);
+    observer.Configuration(step.t, system, *step.q);
     observer.Progress("time integration, % of t_end",
                       static_cast<int>(std::floor(100.0 * (step.t - integrator.t_start) / span)),
                       100);

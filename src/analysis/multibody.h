@@ -14,6 +14,7 @@
 #include "fe/fe_model.h"
 #include "mbs/flexible_body_builder.h"
 #include "mbs/planar_model.h"
+#include "mbs/planar_system.h"
 #include "time/integrator.h"
 
 namespace jointdyn::analysis {
@@ -60,10 +61,9 @@ class MultibodyObserver : public Observer {
  public:
   // A recorded sample: the values of Columns(), time first.
   virtual void Sample(const std::vector<double>& row) {}
-  // The configuration at that sample [m]: every body's centre of mass and every marker's
-  // point (for drawing the mechanism).
-  virtual void Configuration(double t, const std::vector<Vec2>& bodies,
-                             const std::vector<Vec2>& markers) {}
+  // The configuration at that sample (for drawing the mechanism and the flexible bodies'
+  // meshes): the system and its coordinates.
+  virtual void Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) {}
 };
 
 struct MultibodyResult {

@@ -140,6 +140,15 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model, const FlexibleBod
   }
   for (const joint::JointOperator& joint : spec.joints)
     body->joints.push_back(joint.Reduced(ff.basis.vectors));
+  const int nodes = static_cast<int>(model.mesh.nodes.rows());
+  body->mesh = std::make_shared<fe::Mesh>(model.mesh);
+  body->mesh_positions.resize(nodes, 2);
+  body->mesh_shapes.resize(2 * nodes, phi.cols());
+  for (int p = 0; p < nodes; ++p) {  // the mesh nodes come first in d
+    body->mesh_positions.row(p) = (d.position[p] - result.centre_of_mass).transpose();
+    body->mesh_shapes.row(2 * p) = phi.row(d.x[p]);
+    body->mesh_shapes.row(2 * p + 1) = phi.row(d.y[p]);
+  }
   for (const std::string& name : spec.interface) {
     const int r = model.dofs->ReferenceIndex(name);
     FlexibleNode node{name, model.reference_nodes[r].position.head<2>() - result.centre_of_mass,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/types.h"
+#include "fe/mesh.h"
 #include "joint/joint_operator.h"
 #include "mbs/flexible_inertia.h"
 #include "time/time_function.h"
@@ -50,6 +51,11 @@ struct FlexibleBody {
   // the modal coordinates only), on the modal coordinates, with the history they were built
   // with; each system evaluates its own copies.
   std::vector<joint::JointOperator> joints;
+  // The FE mesh, for drawing the deformed body: its nodes' positions from the frame's
+  // origin in the body frame (nodes x 2 [m]) and their displacements per modal coordinate
+  // (rows x0, y0, x1, y1, ...; 2 nodes x n [m]).
+  std::shared_ptr<const fe::Mesh> mesh;
+  MatX mesh_positions, mesh_shapes;
   int modes() const { return inertia.modes(); }
 };
 

@@ -1,5 +1,6 @@
 #include "mbs/planar_system.h"
 
+#include <Eigen/Geometry>
 #include <array>
 #include <cmath>
 
@@ -418,10 +419,9 @@ Status PlanarSystem::ConstraintAccelerationTerm(double t, const VecX& q, const V
   PlanarLayout(model_, first_)
       .ForEachRow(q, t, joint_rows_,
                   [&](int row, const Local& local, const J& value, double time_part) {
-                    IntermediateVector rates = IntermediateVector::Zero();
                     VecX dz(local.index.size());
                     for (size_t i = 0; i < local.index.size(); ++i) dz(i) = v(local.index[i]);
-                    rates = local.map * dz;
+                    const IntermediateVector rates = local.map * dz;
                     // C_q a = -dz' H dz - c_tt (seed 003 eq. 2.51-2.52, no C_qt here).
                     q_c(row) = -rates.dot(value.h * rates) - time_part;
                   });
@@ -439,6 +439,16 @@ Vec2 PlanarSystem::MarkerVelocity(const VecX& q, const VecX& v, int marker) cons
   const Local local = layout.Gather(marker, -1, q, &v);
   const Frame frame = layout.MarkerFrame(marker, 0, local);
   return {local.Rate(frame.x), local.Rate(frame.y)};
+}
+
+MatX PlanarSystem::FlexibleMeshPositions(int body, const VecX& q) const {
+  const FlexibleBody& flexible = *model_.bodies[body].flexible;
+  const int first = first_[body];
+  const VecX displacement = flexible.mesh_shapes * q.segment(first + 3, flexible.modes());
+  const MatX local = flexible.mesh_positions +
+                     displacement.reshaped<Eigen::RowMajor>(flexible.mesh_positions.rows(), 2);
+  const Mat2 a = Eigen::Rotation2Dd(q(first + 2)).toRotationMatrix();
+  return (local * a.transpose()).rowwise() + q.segment<2>(first).transpose();
 }
 
 std::vector<double> PlanarSystem::JointForces(int j, const VecX& q, const VecX& lambda) const {

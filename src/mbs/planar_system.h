@@ -71,6 +71,8 @@ class PlanarSystem final : public time::SecondOrderSystem {
   Vec2 MarkerVelocity(const VecX& q, const VecX& v, int marker) const;  // [m/s]
   // The force of joint j on marker b's body from the multipliers (see the top of the file).
   std::vector<double> JointForces(int j, const VecX& q, const VecX& lambda) const;
+  // The global positions of flexible body b's mesh nodes at q (nodes x 2 [m]).
+  MatX FlexibleMeshPositions(int body, const VecX& q) const;
   // The joints inside the flexible bodies (after the last evaluation) and their bodies.
   const std::vector<joint::JointOperator>& flexible_joints() const { return joints_; }
   const std::vector<int>& flexible_joint_bodies() const { return joint_bodies_; }

@@ -56,7 +56,6 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCho
   }
   const bool forces = options.method == JointModeMethod::kPodOfForces;
   const MatX& source = forces ? tvd.forces : tvd.derivatives;
-  const Eigen::Index n = source.rows();
   if (source.cols() == 0) {
     result.status = Status::Failure(what + "no TVDs");
     return result;

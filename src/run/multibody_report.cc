@@ -7,6 +7,8 @@
 #include "io/vtu.h"
 #include "model/integrator_reader.h"
 #include "run/column_plots.h"
+#include "run/contact_field.h"
+#include "run/mesh_grid.h"
 #include "run/summaries.h"
 
 namespace jointdyn::run {
@@ -45,9 +47,15 @@ void WriteSamples(const std::filesystem::path& path, const analysis::MultibodyRe
   file.Commit();
 }
 
-// Lines from each body's centre of mass to its markers; ground markers as lone points.
-io::VtuGrid MechanismGrid(const mbs::PlanarModel& model, const std::vector<Vec2>& bodies,
-                          const std::vector<Vec2>& markers) {
+// Lines from each body's centre of mass (a flexible body's frame) to its markers; ground
+// markers as lone points.
+io::VtuGrid MechanismGrid(const mbs::PlanarSystem& system, const VecX& q) {
+  const mbs::PlanarModel& model = system.model();
+  std::vector<Vec2> bodies, markers;
+  for (size_t b = 0; b < model.bodies.size(); ++b)
+    bodies.push_back(q.segment<2>(system.CoordinateIndex(int(b), mbs::Coordinate::kX)));
+  for (size_t m = 0; m < model.markers.size(); ++m)
+    markers.push_back(system.MarkerPosition(q, int(m)));
   io::VtuGrid grid;
   for (const std::vector<Vec2>* set : {&bodies, &markers})
     for (const Vec2& p : *set) grid.points.insert(grid.points.end(), {p.x(), p.y(), 0.0});
@@ -67,6 +75,26 @@ io::VtuGrid MechanismGrid(const mbs::PlanarModel& model, const std::vector<Vec2>
   return grid;
 }
 
+// Flexible body b's FE mesh at q, with the elastic displacement (global frame) as point
+// data "displacement".
+io::VtuGrid DeformedMesh(const mbs::PlanarSystem& system, int b, const VecX& q) {
+  const mbs::FlexibleBody& body = *system.model().bodies[b].flexible;
+  io::VtuGrid grid = MeshGrid(*body.mesh);
+  const MatX positions = system.FlexibleMeshPositions(b, q);
+  VecX rigid_q = q;  // the frame's motion without the deformation
+  rigid_q.segment(system.CoordinateIndex(b, mbs::Coordinate::kX) + 3, body.modes()).setZero();
+  const MatX rigid = system.FlexibleMeshPositions(b, rigid_q);
+  io::VtuArray displacement{"displacement", 3, {}};
+  for (Eigen::Index p = 0; p < positions.rows(); ++p) {
+    grid.points[3 * p] = positions(p, 0);
+    grid.points[3 * p + 1] = positions(p, 1);
+    displacement.values.insert(displacement.values.end(),
+                               {positions(p, 0) - rigid(p, 0), positions(p, 1) - rigid(p, 1), 0.0});
+  }
+  grid.point_data.push_back(std::move(displacement));
+  return grid;
+}
+
 }  // namespace
 
 void MultibodyReport::Sample(const std::vector<double>& row) {
@@ -76,17 +104,28 @@ void MultibodyReport::Sample(const std::vector<double>& row) {
   csv_->Row(row);
 }
 
-void MultibodyReport::Configuration(double t, const std::vector<Vec2>& bodies,
-                                    const std::vector<Vec2>& markers) {
+void MultibodyReport::Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) {
   const time::IntegratorOptions& integrator = options_.options.integrator;
   if (options_.frames == 0) return;
   const double spacing = (integrator.t_end - integrator.t_start) / options_.frames;
   if (frames_ && t - last_frame_ < spacing * (1.0 - 1e-9) && t < integrator.t_end) return;
   if (!frames_) frames_ = std::make_unique<io::PvdWriter>(folder_.File("mechanism.pvd"));
-  char name[32];
-  std::snprintf(name, sizeof name, "mechanism/frame_%06d.vtu", frames_->size());
-  io::WriteVtu(folder_.File(name), MechanismGrid(options_.options.model, bodies, markers));
-  frames_->Add(t, name);
+  const int frame = frames_->size();
+  char number[16];
+  std::snprintf(number, sizeof number, "%06d", frame);
+  const std::string mechanism = std::string("mechanism/frame_") + number + ".vtu";
+  io::WriteVtu(folder_.File(mechanism), MechanismGrid(system, q));
+  frames_->Add(t, mechanism);
+  const std::vector<mbs::Body>& bodies = system.model().bodies;
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    if (bodies[b].kind != mbs::BodyKind::kFlexible) continue;
+    std::unique_ptr<io::PvdWriter>& pvd = meshes_[int(b)];
+    const std::string stem = FileName(bodies[b].name);
+    if (!pvd) pvd = std::make_unique<io::PvdWriter>(folder_.File(stem + ".pvd"));
+    const std::string file = stem + "/frame_" + number + ".vtu";
+    io::WriteVtu(folder_.File(file), DeformedMesh(system, int(b), q));
+    pvd->Add(t, file);
+  }
   last_frame_ = t;
 }
 

@@ -1,9 +1,11 @@
 // The files of `analysis: multibody`: multibody.csv (the samples, written as they come),
 // multibody.h5 (the same samples with their units), the SVG plots of output.plots,
 // mechanism.pvd (the mechanism drawn as lines from each body's centre of mass to its
-// markers, for ParaView to animate) and summary.json.
+// markers, for ParaView to animate), <body>.pvd per flexible body (its deformed FE mesh
+// with the elastic displacement as point data) and summary.json.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,13 +23,13 @@ class MultibodyReport : public Report<model::MultibodyFile, analysis::MultibodyO
  public:
   using Report::Report;
   void Sample(const std::vector<double>& row) override;
-  void Configuration(double t, const std::vector<Vec2>& bodies,
-                     const std::vector<Vec2>& markers) override;
+  void Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) override;
   RunOutcome Finish(const analysis::MultibodyResult& result);
 
  private:
-  std::unique_ptr<io::CsvWriter> csv_;     // opened with the first sample
-  std::unique_ptr<io::PvdWriter> frames_;  // opened with the first frame
+  std::unique_ptr<io::CsvWriter> csv_;                    // opened with the first sample
+  std::unique_ptr<io::PvdWriter> frames_;                 // opened with the first frame
+  std::map<int, std::unique_ptr<io::PvdWriter>> meshes_;  // per flexible body
   double last_frame_ = 0.0;
 };
 

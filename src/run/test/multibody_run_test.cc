@@ -137,6 +137,14 @@ TEST(MultibodyExample, FlexibleCarPendulumKeepsItsMomentumBalance) {
       run.summary["steps_per_second"].get<double>(), elastic);
   EXPECT_LT(error, 1e-3 * largest);
   EXPECT_GT(elastic, 0.0);
+  // The deformed mesh, one file per mechanism frame (at most 200 over the run).
+  const int frames = run.summary["frames"].get<int>();
+  EXPECT_GT(frames, 100);
+  char last[32];
+  std::snprintf(last, sizeof last, "strip/frame_%06d.vtu", frames - 1);
+  for (const std::string& file :
+       {std::string("strip.pvd"), std::string("strip/frame_000000.vtu"), std::string(last)})
+    EXPECT_TRUE(std::filesystem::exists(run.out / file)) << file;
   EXPECT_LT(run.summary["max_constraint_violation"].get<double>(), 1e-12);
 }
 
