@@ -99,14 +99,12 @@ void BuildFullSystem(const JointDynamicsOptions& options, JointDynamicsSystem& b
   if (options.rayleigh_alpha > 0.0 || options.rayleigh_beta > 0.0)
     matrices.damping = joint::RayleighDamping(matrices.mass, matrices.stiffness,
                                               options.rayleigh_alpha, options.rayleigh_beta);
-  // No touch band (joint_operator.h) in dynamics: the mass keeps the step's tangent
-  // regular, and a band whose tangent the residual lacks holds Newton to linear
-  // convergence while the joint moves by less than the band (the first steps from rest).
-  // The preload step, a static solution, has it: its joints hand their history on.
+  // No touch band in dynamics (kTransientJointOptions); the preload step, a static
+  // solution, has it: its joints hand their history on.
   const solvers::SparseMatrix mesh_rows =
       model.dofs->transform().topRows(model.dofs->num_mesh_dofs());
-  std::vector<joint::JointOperator> operators = BuildJoints(
-      model, options.joints, mesh_rows, joint::JointOptions{.touch_band = 0.0}, built.joint_pairs);
+  std::vector<joint::JointOperator> operators =
+      BuildJoints(model, options.joints, mesh_rows, kTransientJointOptions, built.joint_pairs);
   std::vector<joint::TimedLoad> loads;
   for (size_t i = 0; i < options.loads.size(); ++i)
     loads.push_back({fe::AssembleLoads(model, options.loads[i].loads,

@@ -31,6 +31,12 @@ struct JointSpec {
 joint::ContactKinematics ContactKinematicsOf(const fe::FeModel& model, int contact_index,
                                              const std::string& key);
 
+// The joint options of transients (joint_dynamics, multibody): no touch band
+// (joint_operator.h), since the mass keeps the step's tangent regular, and a band whose
+// tangent the residual lacks holds Newton to linear convergence while the joint moves by
+// less than the band (the first steps from rest). Static solutions keep the default band.
+inline constexpr joint::JointOptions kTransientJointOptions{.touch_band = 0.0};
+
 // The joint operators of `joints` on the state x whose mesh DOFs are u = E x (`mesh_rows`:
 // E, num_mesh_dofs rows), in order; the pairs of each are appended to `pairs`. Throws
 // InputError at "joints[j].contact".

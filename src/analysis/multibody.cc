@@ -49,15 +49,14 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
   return row;
 }
 
-// The joint operators of a flexible body on its FE model's independent DOFs. No touch
-// band in dynamics (as joint_dynamics): a band whose tangent the residual lacks holds
-// Newton while touching pairs move by less than the band (the first steps from rest).
+// The joint operators of a flexible body on its FE model's independent DOFs (no touch band:
+// kTransientJointOptions).
 std::vector<joint::JointOperator> FlexibleJoints(const fe::FeModel& fe,
                                                  const std::vector<JointSpec>& joints) {
   if (joints.empty()) return {};
   std::vector<int> pairs;
   return BuildJoints(fe, joints, fe.dofs->transform().topRows(fe.dofs->num_mesh_dofs()),
-                     joint::JointOptions{.touch_band = 0.0}, pairs);
+                     kTransientJointOptions, pairs);
 }
 
 // The model with its flexible bodies built: FE model, reduction, the frame placed at the
@@ -140,6 +139,21 @@ std::vector<std::string> MultibodyOptions::Columns() const {
       columns.push_back(c);
   columns.push_back("c_max");
   return columns;
+}
+
+ColumnQuantity MultibodyColumnQuantity(const std::string& column) {
+  if (column == "time") return {"time", "s"};
+  if (column == "c_max") return {"constraint violation", "m or rad"};
+  for (const char* p : {"x_", "y_", "px_", "py_"})
+    if (column.starts_with(p)) return {"position", "m"};
+  if (column.starts_with("angle_")) return {"angle", "rad"};
+  if (column.starts_with("omega_")) return {"angular velocity", "rad/s"};
+  if (column.starts_with("vx_") || column.starts_with("vy_")) return {"velocity", "m/s"};
+  if (column.starts_with("m_")) return {"moment", "N m"};
+  for (const char* p : {"fx_", "fy_", "fn_"})
+    if (column.starts_with(p)) return {"force", "N"};
+  if (column.starts_with("f_")) return {"force", "N or N m"};
+  return {"energy", "J"};
 }
 
 MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer) {

@@ -57,6 +57,13 @@ struct MultibodyOptions {
   std::vector<std::string> Columns() const;
 };
 
+// What a column of MultibodyOptions::Columns() holds, by its prefix: quantity ("position")
+// and unit ("m"; "N or N m" for a driver's force, "m or rad" for c_max).
+struct ColumnQuantity {
+  std::string quantity, unit;
+};
+ColumnQuantity MultibodyColumnQuantity(const std::string& column);
+
 class MultibodyObserver : public Observer {
  public:
   // A recorded sample: the values of Columns(), time first.

@@ -62,14 +62,32 @@ MatX Turn(const PlanarDofs& d, const MatX& u) {
   return out;
 }
 
+// The translation vectors I2 (all DOFs x 2): 1 at the x and y DOFs of every point.
+MatX Translations(const PlanarDofs& d) {
+  MatX i2 = MatX::Zero(d.count, 2);
+  for (size_t p = 0; p < d.x.size(); ++p) i2(d.x[p], 0) = i2(d.y[p], 1) = 1.0;
+  return i2;
+}
+
+// The centre of mass: per direction k, I2_k' M X_k / (I2_k' M I2_k), X_k the points'
+// coordinates k at their k DOFs.
+Vec2 CentreOfMass(const PlanarDofs& d, const SparseMatrix& m) {
+  const MatX m_i2 = m * Translations(d);
+  Vec2 moment = Vec2::Zero();
+  for (size_t p = 0; p < d.x.size(); ++p) {
+    moment.x() += m_i2(d.x[p], 0) * d.position[p].x();
+    moment.y() += m_i2(d.y[p], 1) * d.position[p].y();
+  }
+  return moment / m_i2.col(0).sum();
+}
+
 // The inertia shape integrals of flexible_inertia.h for the basis `phi` on all DOFs, about
 // `origin`; I2 the translations, G0 the rigid rotation field about the origin.
 FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const MatX& phi,
                           const Vec2& origin) {
-  MatX i2 = MatX::Zero(d.count, 2);
+  const MatX i2 = Translations(d);
   VecX g0 = VecX::Zero(d.count);
   for (size_t p = 0; p < d.x.size(); ++p) {
-    i2(d.x[p], 0) = i2(d.y[p], 1) = 1.0;
     const Vec2 r = d.position[p] - origin;
     g0(d.x[p]) = -r.y();
     g0(d.y[p]) = r.x();
@@ -123,10 +141,7 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model, const FlexibleBod
   const PlanarDofs d = Classify(model);
   const SparseMatrix full_mass = FullMass(model, d.count);
   const MatX phi = model.dofs->transform() * ff.basis.vectors;  // on all DOFs
-  // The centre of mass: the first moments of the translational mass.
-  const FlexibleInertia about_origin = Integrals(d, full_mass, phi, Vec2::Zero());
-  const double mass = about_origin.mass();
-  result.centre_of_mass = Vec2(about_origin.c0.y(), -about_origin.c0.x()) / mass;
+  result.centre_of_mass = CentreOfMass(d, full_mass);
 
   auto body = std::make_shared<FlexibleBody>();
   body->inertia = Integrals(d, full_mass, phi, result.centre_of_mass);

@@ -155,19 +155,20 @@ class PlanarLayout {
   }
 
   // Calls visit(row, local, jet, second time derivative of the row's explicit time part)
-  // for every constraint row at (q, t): c = jet.v - f(t) for drivers, c = jet.v otherwise.
+  // for every constraint row at (q, t): c = jet.v - f(t) for drivers, c = jet.v otherwise;
+  // local.rates from v when given.
   template <class Visit>
-  void ForEachRow(const VecX& q, double t, const std::vector<int>& joint_rows,
-                  Visit&& visit) const {
+  void ForEachRow(const VecX& q, double t, const std::vector<int>& joint_rows, Visit&& visit,
+                  const VecX* v = nullptr) const {
     for (size_t j = 0; j < model_.joints.size(); ++j) {
       const Joint& joint = model_.joints[j];
       if (joint.kind == JointKind::kPrescribed) {
-        const Local local = Gather(-1, -1, q, nullptr, joint.body);
+        const Local local = Gather(-1, -1, q, v, joint.body);
         const J row = Variable(local, static_cast<int>(joint.coordinate)) - joint.motion.Value(t);
         visit(joint_rows[j], local, row, -joint.motion.Acceleration(t));
         continue;
       }
-      const auto [local, frames] = Pair(joint.marker_a, joint.marker_b, q);
+      const auto [local, frames] = Pair(joint.marker_a, joint.marker_b, q, v);
       const Rows rows = JointRowJets(joint, frames[0], frames[1]);
       for (int r = 0; r < rows.count; ++r) visit(joint_rows[j] + r, local, rows.value[r], 0.0);
     }
@@ -416,15 +417,14 @@ Status PlanarSystem::ConstraintForceTangent(double t, const VecX& q, const VecX&
 }
 
 Status PlanarSystem::ConstraintAccelerationTerm(double t, const VecX& q, const VecX& v, VecX& q_c) {
+  // C_q a = -dz' H dz - c_tt (seed 003 eq. 2.51-2.52, no C_qt here).
   PlanarLayout(model_, first_)
-      .ForEachRow(q, t, joint_rows_,
-                  [&](int row, const Local& local, const J& value, double time_part) {
-                    VecX dz(local.index.size());
-                    for (size_t i = 0; i < local.index.size(); ++i) dz(i) = v(local.index[i]);
-                    const IntermediateVector rates = local.map * dz;
-                    // C_q a = -dz' H dz - c_tt (seed 003 eq. 2.51-2.52, no C_qt here).
-                    q_c(row) = -rates.dot(value.h * rates) - time_part;
-                  });
+      .ForEachRow(
+          q, t, joint_rows_,
+          [&](int row, const Local& local, const J& value, double time_part) {
+            q_c(row) = -local.rates.dot(value.h * local.rates) - time_part;
+          },
+          &v);
   return Status::Ok();
 }
 

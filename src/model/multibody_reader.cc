@@ -249,18 +249,10 @@ void ReadLoads(const ModelNode& root, PlanarModel& model) {
   }
 }
 
-// The axis label of a column of multibody.csv by its prefix.
+// The axis label of a column of multibody.csv: "position [m]".
 std::string ColumnLabel(const std::string& column) {
-  for (const char* p : {"x_", "y_", "px_", "py_"})
-    if (column.starts_with(p)) return "position [m]";
-  if (column.starts_with("angle_")) return "angle [rad]";
-  if (column.starts_with("omega_")) return "angular velocity [rad/s]";
-  if (column.starts_with("vx_") || column.starts_with("vy_")) return "velocity [m/s]";
-  for (const char* p : {"fx_", "fy_", "fn_", "f_"})
-    if (column.starts_with(p)) return "force [N]";
-  if (column.starts_with("m_")) return "moment [N m]";
-  if (column == "c_max") return "constraint violation";
-  return "energy [J]";
+  const analysis::ColumnQuantity q = analysis::MultibodyColumnQuantity(column);
+  return q.quantity + " [" + q.unit + "]";
 }
 
 void ReadOutput(const ModelNode& root, MultibodyFile& file) {

@@ -16,22 +16,6 @@ namespace {
 
 constexpr uint8_t kVtkLine = 3;
 
-// The unit of a column of multibody.csv (model/multibody_reader.cc names their kinds).
-std::string Unit(const std::string& column) {
-  if (column == "time") return "s";
-  if (column == "c_max") return "m or rad";
-  for (const char* p : {"x_", "y_", "px_", "py_"})
-    if (column.starts_with(p)) return "m";
-  if (column.starts_with("angle_")) return "rad";
-  if (column.starts_with("omega_")) return "rad/s";
-  if (column.starts_with("vx_") || column.starts_with("vy_")) return "m/s";
-  if (column.starts_with("m_")) return "N m";
-  for (const char* p : {"fx_", "fy_", "fn_"})
-    if (column.starts_with(p)) return "N";
-  if (column.starts_with("f_")) return "N or N m";
-  return "J";
-}
-
 void WriteSamples(const std::filesystem::path& path, const analysis::MultibodyResult& result) {
   const auto rows = static_cast<Eigen::Index>(result.rows.size());
   const auto cols = static_cast<Eigen::Index>(result.columns.size());
@@ -39,7 +23,8 @@ void WriteSamples(const std::filesystem::path& path, const analysis::MultibodyRe
   for (Eigen::Index i = 0; i < rows; ++i)
     samples.row(i) = Eigen::Map<const VecX>(result.rows[i].data(), cols).transpose();
   std::vector<std::string> units;
-  for (const std::string& c : result.columns) units.push_back(Unit(c));
+  for (const std::string& c : result.columns)
+    units.push_back(analysis::MultibodyColumnQuantity(c).unit);
   io::Hdf5File file(path.string(), io::Hdf5File::Mode::kCreate);
   file.WriteMatrix("samples", samples, "per column (attribute units)");
   file.WriteAttribute("samples", "columns", result.columns);
