@@ -123,8 +123,9 @@ py::dict TransientArrays(const analysis::TransientOptions&,
 }
 
 // analysis: multibody: the samples of multibody.csv, coordinates and constraints, the
-// initial correction and the largest constraint violation [m or rad].
-py::dict MultibodyArrays(const analysis::MultibodyOptions&,
+// initial correction and the largest constraint violation [m or rad]; per flexible body its
+// name, joint modes and the free-free frequencies of its basis [Hz] (`flexible_bodies`).
+py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
                          const analysis::MultibodyResult& result) {
   py::dict out = SampleArrays(result.columns, result.rows, result.integration,
                               StatusDict(result.status, result.wall_seconds));
@@ -132,6 +133,16 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions&,
   out["constraints"] = result.constraints;
   out["initial_correction"] = result.initial_correction;
   out["max_constraint_violation"] = result.max_constraint_violation;
+  py::list bodies;
+  for (size_t i = 0; i < result.flexible_frequencies.size(); ++i) {
+    py::dict body;
+    body["name"] = options.model.bodies[options.flexible[i].body].name;
+    body["modes"] = result.flexible_modes[i];
+    body["joint_modes"] = result.flexible_joint_modes[i];
+    body["frequencies_hz"] = Array(result.flexible_frequencies[i]);
+    bodies.append(body);
+  }
+  out["flexible_bodies"] = bodies;
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
+#include "analysis/fe_setup.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "mbs/planar_system.h"
@@ -12,6 +13,21 @@ namespace {
 
 using mbs::BodyKind;
 using mbs::PlanarSystem;
+
+// The contact-force norm ||A_p t_p||_2 [N] and gap norm ||g||_2 [m] over the pairs of the
+// joints inside flexible body `body` (after the system's last evaluation).
+std::pair<double, double> ContactNorms(const PlanarSystem& system, int body) {
+  double force = 0.0, gap = 0.0;
+  for (size_t k = 0; k < system.flexible_joints().size(); ++k) {
+    if (system.flexible_joint_bodies()[k] != body) continue;
+    const joint::JointOperator& joint = system.flexible_joints()[k];
+    for (int p = 0; p < joint.num_pairs(); ++p) {
+      force += std::pow(joint.area()(p), 2) * joint.stresses().segment<3>(3 * p).squaredNorm();
+      gap += std::pow(joint.kinematics()(3 * p + 2), 2);
+    }
+  }
+  return {std::sqrt(force), std::sqrt(gap)};
+}
 
 // The row of one observed state (MultibodyOptions::Columns()); `violation` gets max |c|.
 std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
@@ -32,6 +48,11 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
   }
   for (size_t j = 0; j < model.joints.size(); ++j)
     for (const double f : system.JointForces(int(j), q, *record.lambda)) row.push_back(f);
+  for (const FlexibleBodyOptions& f : options.flexible) {
+    if (f.joints.empty()) continue;
+    const auto [force, gap] = ContactNorms(system, f.body);
+    row.insert(row.end(), {force, gap});
+  }
   for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
   for (size_t s = 0; s < model.rotational_springs.size(); ++s)
     row.push_back(system.RotationalSpringMoment(int(s), q, v));
@@ -59,6 +80,69 @@ std::vector<joint::JointOperator> FlexibleJoints(const fe::FeModel& fe,
                      kTransientJointOptions, pairs);
 }
 
+// Runs `build`, its InputErrors located below `prefix` (a body's key).
+template <class Build>
+void Locate(const std::string& prefix, const Build& build) {
+  try {
+    build();
+  } catch (const InputError& error) {
+    throw error.Located("", 0, prefix).At(prefix + "." + error.where());
+  }
+}
+
+// A flexible body's basis of elastic deformations.
+struct BodyBasis {
+  Status status;
+  reduction::ReductionBasis elastic;
+  VecX frequencies;     // free-free frequencies [Hz] (none for the unreduced body)
+  int joint_modes = 0;  // appended to Craig-Bampton's basis
+};
+
+// The CMS basis on the body's interface, with joint modes Craig-Bampton's basis extended by
+// them, orthogonalized to free-free modes (the 3 rigid-body modes removed); unreduced
+// (`full`): every independent DOF, the frame fixed to the first interface node.
+BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
+                         const std::string& key, Observer& observer) {
+  BodyBasis result;
+  if (f.full) {
+    result.elastic = mbs::UnitDofBasis(fe, f.cms.boundary.front());
+    return result;
+  }
+  const solvers::SparseMatrix k = fe.ReducedStiffness(), m = fe.ReducedMass();
+  const int v = f.cms.vibration_modes;
+  std::vector<reduction::BoundaryDof> boundary;
+  try {
+    boundary = BoundaryDofs(fe, f.cms.boundary, v, key);
+  } catch (const InputError& error) {  // boundary[i]: the body's interface[i]
+    if (!error.where().starts_with(key + ".boundary")) throw;
+    throw InputError(key + ".interface" + error.where().substr(key.size() + 9), error.value(),
+                     error.rule());
+  }
+  const CmsBasis cms = BuildCmsBasis(k, m, boundary, v, v, f.cms.free_free, observer);
+  reduction::FreeFreeResult ff = cms.cms;
+  if (cms.status && f.joint_modes) {
+    const JointModeSpec& spec = *f.joint_modes;
+    const JointContact contact = BuildJointContact(fe, spec);  // InputError at spec.key
+    observer.Progress("joint modes", 0, 1);
+    JointModeStageResult stage =
+        RunJointModeStage(k, m, cms.cb, cms.cms.basis, contact, spec, nullptr, PreloadTvds::kAll,
+                          true, f.cms.free_free);
+    observer.Progress("joint modes", 1, 1);
+    result.joint_modes = stage.g - stage.dropped;
+    ff = std::move(stage.final_orthogonalization);
+    if (!stage.status) ff.status = stage.status;
+  }
+  result.status = cms.status ? ff.status : cms.status;
+  if (result.status && ff.rigid_modes != 3)
+    result.status = Status::Failure(
+        "a planar flexible body must be free (no supports) with its 3 rigid-body motions in "
+        "its basis: " +
+        std::to_string(ff.rigid_modes) + " found");
+  result.elastic = std::move(ff.basis);
+  result.frequencies = std::move(ff.frequencies);
+  return result;
+}
+
 // The model with its flexible bodies built: FE model, reduction, the frame placed at the
 // centre of mass (position + A(angle) c).
 mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& observer,
@@ -69,28 +153,26 @@ mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& 
     const std::string task = "flexible body " + body.name;
     const std::string key = "bodies[" + std::to_string(f.body) + "]";
     fe::FeModel fe;
-    mbs::FlexibleBodySpec spec = f.reduction;
+    mbs::FlexibleBodySpec spec{.interface = f.cms.boundary};
     // Errors of the FE model at the body's `fe` keys, of its joints at its `joints`.
-    const auto at = [&](const std::string& prefix, const auto& build) {
-      try {
-        build();
-      } catch (const InputError& error) {
-        throw error.Located("", 0, prefix).At(prefix + "." + error.where());
-      }
-    };
-    at(key + ".fe", [&] { fe = fe::BuildFeModel(f.fe, observer.ProgressOf(task + ": FE model")); });
-    at(key, [&] { spec.joints = FlexibleJoints(fe, f.joints); });
-    observer.Progress(task + ": reduction", 0, 1);
+    Locate(key + ".fe",
+           [&] { fe = fe::BuildFeModel(f.fe, observer.ProgressOf(task + ": FE model")); });
+    Locate(key, [&] { spec.joints = FlexibleJoints(fe, f.joints); });
+    const BodyBasis basis = BuildBodyBasis(fe, f, key, observer);
+    if (!basis.status) throw InputError(key, body.name, "reduction: " + basis.status.message);
     mbs::FlexibleBodyResult built;
-    at(key + ".fe", [&] { built = mbs::BuildFlexibleBody(fe, spec); });
-    observer.Progress(task + ": reduction", 1, 1);
-    if (!built.status) throw InputError(key, body.name, built.status.message);
+    Locate(key + ".fe", [&] { built = mbs::BuildFlexibleBody(fe, basis.elastic, spec); });
     body.flexible = built.body;
     body.position += Eigen::Rotation2Dd(body.angle) * built.centre_of_mass;
-    result.flexible_frequencies.push_back(built.frequencies);
+    result.flexible_modes.push_back(built.body->modes());
+    result.flexible_frequencies.push_back(basis.frequencies);
+    result.flexible_joint_modes.push_back(basis.joint_modes);
     observer.Note(task + ": " + std::to_string(fe.dofs->num_free_dofs()) + " FE DOFs -> " +
-                  std::to_string(built.body->modes()) + " modes, first free-free frequency " +
-                  FormatValue(built.frequencies.size() > 0 ? built.frequencies(0) : 0.0) + " Hz");
+                  std::to_string(built.body->modes()) +
+                  (f.full ? " coordinates (unreduced)"
+                          : " modes (" + std::to_string(basis.joint_modes) +
+                                " joint modes), first free-free frequency " +
+                                FormatValue(basis.frequencies(0)) + " Hz"));
   }
   return model;
 }
@@ -131,6 +213,11 @@ std::vector<std::string> MultibodyOptions::Columns() const {
   for (const mbs::Joint& j : model.joints)
     for (const std::string& label : mbs::JointForceLabels(j.kind))
       columns.push_back(label + "_" + j.name);
+  for (const FlexibleBodyOptions& f : flexible) {
+    if (f.joints.empty()) continue;
+    columns.push_back("fc_" + model.bodies[f.body].name);
+    columns.push_back("gap_" + model.bodies[f.body].name);
+  }
   for (const mbs::Spring& s : model.springs) columns.push_back("f_" + s.name);
   for (const mbs::RotationalSpring& s : model.rotational_springs) columns.push_back("m_" + s.name);
   if (output.energy)
@@ -150,6 +237,8 @@ ColumnQuantity MultibodyColumnQuantity(const std::string& column) {
   if (column.starts_with("omega_")) return {"angular velocity", "rad/s"};
   if (column.starts_with("vx_") || column.starts_with("vy_")) return {"velocity", "m/s"};
   if (column.starts_with("m_")) return {"moment", "N m"};
+  if (column.starts_with("fc_")) return {"contact-force norm", "N"};
+  if (column.starts_with("gap_")) return {"gap norm", "m"};
   for (const char* p : {"fx_", "fy_", "fn_"})
     if (column.starts_with(p)) return {"force", "N"};
   if (column.starts_with("f_")) return {"force", "N or N m"};

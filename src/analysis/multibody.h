@@ -5,9 +5,11 @@
 // work of the constraint forces, and the largest constraint violation.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/joint_mode_pipeline.h"
 #include "analysis/joints.h"
 #include "analysis/observer.h"
 #include "core/status.h"
@@ -30,10 +32,19 @@ struct MultibodyOutput {
 struct FlexibleBodyOptions {
   int body = 0;  // index in model.bodies (BodyKind::kFlexible)
   fe::FeModelSpec fe;
-  mbs::FlexibleBodySpec reduction;  // its joints are built from `joints`
+  // The CMS basis: Craig-Bampton on `cms.boundary`, the body's interface (its markers'
+  // reference nodes), with cms.vibration_modes fixed-interface modes.
+  CmsSpec cms;
+  // Craig-Bampton's basis extended by joint modes (wPOD of TVDs, ..) before the free-free
+  // orthogonalization (seed 003 section 3.2, as analysis: reduction).
+  std::optional<JointModeSpec> joint_modes;
   // Contact and friction inside the body: a normal and a friction law per contact of `fe`,
   // evaluated on every pair and reduced onto the body's basis.
   std::vector<JointSpec> joints;
+  // Unreduced (the reference of the reduced bodies): every independent DOF of `fe` is a
+  // coordinate, the frame fixed to the first interface node (its ux, uy, rz); dense, so
+  // for a few thousand DOFs and short runs. No cms modes, no joint modes.
+  bool full = false;
 };
 
 struct MultibodyOptions {
@@ -51,7 +62,9 @@ struct MultibodyOptions {
   void Validate() const;
   // time; per body x_, y_ [m], angle_ [rad] (rigid), vx_, vy_ [m/s], omega_ [rad/s]
   // (rigid); per output marker px_, py_, vx_, vy_; per joint its forces on marker b's body
-  // (mbs::JointForceLabels: fx_, fy_ [N], m_ [N m], fn_ [N], f_ [N or N m]); f_<spring> [N]
+  // (mbs::JointForceLabels: fx_, fy_ [N], m_ [N m], fn_ [N], f_ [N or N m]); per flexible
+  // body with joints fc_<body>, the contact-force norm ||A_p t_p||_2 over its pairs [N]
+  // (seed 003 fig. F.8), and gap_<body>, ||g||_2 [m]; f_<spring> [N]
   // and m_<rotational spring> [N m]; with `energy` E_kinetic, E_stored, W_external,
   // W_constraint, D_dampers, D_numerical [J]; c_max, the largest |c| [m or rad].
   std::vector<std::string> Columns() const;
@@ -79,9 +92,11 @@ struct MultibodyResult {
   std::vector<std::string> columns;       // MultibodyOptions::Columns()
   std::vector<std::vector<double>> rows;  // the samples, one row of `columns` each
   int coordinates = 0, constraints = 0;
-  // Per flexible body (in the order of options.flexible): modal coordinates and the
-  // free-free frequencies of its basis [Hz].
+  // Per flexible body (in the order of options.flexible): its elastic coordinates, the
+  // free-free frequencies of its basis [Hz] (none when unreduced) and its joint modes.
+  std::vector<int> flexible_modes;
   std::vector<VecX> flexible_frequencies;
+  std::vector<int> flexible_joint_modes;
   double initial_correction = 0.0;        // largest change of the initial positions [m or rad]
   double max_constraint_violation = 0.0;  // largest |c| over the samples [m or rad]
   double wall_seconds = 0.0;

@@ -168,6 +168,22 @@ ContactSurface Surface(const Mesh& mesh, const std::string& key, const std::stri
   throw InputError(key, name, "must name a face set or node set of the mesh");
 }
 
+// A 2D model's pair areas are edge lengths: times the plane-stress thickness of the slave
+// node's element block, they become areas [m^2] (the structure's K and M carry it too).
+void ApplyPlaneThickness(const FeModelSpec& spec, const Mesh& mesh, PairingResult& contact) {
+  std::vector<double> thickness(mesh.num_nodes(), 0.0);
+  for (const ElementBlock& block : mesh.blocks) {
+    const auto material = spec.materials.find(block.name);
+    if (material == spec.materials.end()) continue;
+    for (const int node : block.connectivity) thickness[node] = material->second.thickness;
+  }
+  contact.slave_area = 0.0;
+  for (ContactPair& pair : contact.pairs) {
+    pair.area *= thickness[pair.slave];
+    contact.slave_area += pair.area;
+  }
+}
+
 void PairContacts(const FeModelSpec& spec, FeModel& model) {
   for (size_t c = 0; c < spec.contacts.size(); ++c) {
     const ContactSpec& contact = spec.contacts[c];
@@ -179,6 +195,7 @@ void PairContacts(const FeModelSpec& spec, FeModel& model) {
     const ContactSurface master = Surface(model.mesh, key + ".master", contact.master);
     try {
       model.contacts.push_back(PairSurfaces(model.mesh, slave, master, contact.options));
+      if (model.mesh.dim == 2) ApplyPlaneThickness(spec, model.mesh, model.contacts.back());
     } catch (const InputError& error) {
       throw error.Located("", 0, key);
     }

@@ -3,6 +3,7 @@
 #include <gmsh.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -169,6 +170,52 @@ Mesh BuildSheet(const StackSpec& spec, int s, const SheetMeshOptions& options) {
   return MeshFromGmshModel(spec.source + " (" + sheet.name + ")");
 }
 
+// One sheet of a planar stack: a structured rectangle of quadrilaterals in x and y (the
+// spec's z), with the face requests on that sheet as sets of its boundary edges.
+Mesh BuildPlanarSheet(const StackSpec& spec, int s, const SheetMeshOptions& options) {
+  const SheetSpec& sheet = spec.sheets[s];
+  RectangleMeshOptions r;
+  r.size = Vec2(sheet.x1 - sheet.x0, sheet.t);
+  r.divisions = {Count(sheet.x1 - sheet.x0, sheet.h, 1), Count(sheet.t, sheet.h, 1)};
+  r.type = options.order == ElementOrder::kLinear ? ElementType::kQuad4 : ElementType::kQuad8;
+  r.block = sheet.name;
+  Mesh rectangle = MakeRectangleMesh(r);
+  rectangle.nodes.col(0).array() += sheet.x0;
+  rectangle.nodes.col(1).array() += sheet.z0;
+  Mesh part;
+  part.dim = 2;
+  part.nodes = rectangle.nodes;
+  part.blocks = rectangle.blocks;
+  FaceSet edges{rectangle.face_sets.at("xmin").type, {}};
+  for (const char* side : {"xmin", "xmax", "ymin", "ymax"}) {
+    const std::vector<int>& c = rectangle.face_sets.at(side).connectivity;
+    edges.connectivity.insert(edges.connectivity.end(), c.begin(), c.end());
+  }
+  const double eps = 1e-6 * sheet.h;
+  const int per_edge = NodesPerElement(edges.type);
+  for (const FaceRequest& request : spec.faces) {
+    if (request.sheet != s) continue;
+    FaceSet selected{edges.type, {}};
+    for (int f = 0; f < edges.size(); ++f) {
+      const int* edge = edges.face(f);
+      const bool inside = std::all_of(edge, edge + per_edge, [&](int n) {
+        const double x = part.nodes(n, 0), y = part.nodes(n, 1);
+        return x >= request.x0 - eps && x <= request.x1 + eps && y >= request.z0 - eps &&
+               y <= request.z1 + eps;
+      });
+      if (inside) selected.connectivity.insert(selected.connectivity.end(), edge, edge + per_edge);
+    }
+    if (selected.size() == 0)
+      throw InputError("size", FormatValue(options.mesh_size),
+                       "too coarse for the face set " + request.name + " of " + spec.source +
+                           ": no element edge lies in it; use an element size of at most its "
+                           "length");
+    part.face_sets[request.name] = std::move(selected);
+    part.node_sets[request.name] = part.FaceSetNodes(request.name);
+  }
+  return part;
+}
+
 // Appends `part` (its own nodes) to `mesh`.
 void Append(Mesh& mesh, const Mesh& part) {
   const int offset = mesh.num_nodes();
@@ -189,16 +236,19 @@ void Append(Mesh& mesh, const Mesh& part) {
 // machine's memory, counted as structured lattices of cells of the sheets' sizes (tets: 6
 // per cell), before Gmsh is asked (and before Count() rounds to int).
 void CheckStackSize(const StackSpec& spec, const SheetMeshOptions& options) {
-  const bool hex = options.shape == CellShape::kHex;
   const bool linear = options.order == ElementOrder::kLinear;
-  const ElementType type = hex ? (linear ? ElementType::kHex8 : ElementType::kHex20)
-                               : (linear ? ElementType::kTet4 : ElementType::kTet10);
+  const bool planar = options.shape == CellShape::kQuad;
+  const ElementType type = options.shape == CellShape::kHex
+                               ? (linear ? ElementType::kHex8 : ElementType::kHex20)
+                           : planar ? (linear ? ElementType::kQuad4 : ElementType::kQuad8)
+                                    : (linear ? ElementType::kTet4 : ElementType::kTet10);
   LatticeCounts total;
   for (const SheetSpec& sheet : spec.sheets) {
-    const double cells[3] = {std::max(1.0, std::round((sheet.x1 - sheet.x0) / sheet.h)),
-                             std::max(2.0, std::round(spec.width / sheet.h)),
-                             std::max(1.0, std::round(sheet.t / sheet.h))};
-    const LatticeCounts counts = StructuredMeshCounts(3, cells, type, 6);
+    const double length = std::max(1.0, std::round((sheet.x1 - sheet.x0) / sheet.h));
+    const double through = std::max(1.0, std::round(sheet.t / sheet.h));
+    const double cells[3] = {
+        length, planar ? through : std::max(2.0, std::round(spec.width / sheet.h)), through};
+    const LatticeCounts counts = StructuredMeshCounts(planar ? 2 : 3, cells, type, 6);
     total.nodes += counts.nodes;
     total.elements += counts.elements;
   }
@@ -207,10 +257,11 @@ void CheckStackSize(const StackSpec& spec, const SheetMeshOptions& options) {
 
 Mesh BuildStack(const StackSpec& spec, const SheetMeshOptions& options) {
   CheckStackSize(spec, options);
+  const bool planar = options.shape == CellShape::kQuad;
   Mesh mesh;
-  mesh.dim = 3;
+  mesh.dim = planar ? 2 : 3;
   for (int s = 0; s < static_cast<int>(spec.sheets.size()); ++s)
-    Append(mesh, BuildSheet(spec, s, options));
+    Append(mesh, planar ? BuildPlanarSheet(spec, s, options) : BuildSheet(spec, s, options));
   if (const Status status = mesh.Validate(spec.source); !status.ok)
     throw InputError("", "", status.message);
   return mesh;
@@ -261,6 +312,8 @@ void SheetMeshOptions::Validate() const {
 
 void FrictionBarOptions::Validate() const {
   mesh.Validate();
+  if (mesh.shape == CellShape::kQuad)
+    throw InputError("element", "quad", "the friction bar is a solid: hex8, hex20, tet4 or tet10");
   RequirePositive("sheet_length", sheet_length);
   RequirePositive("width", width);
   RequirePositive("thickness", thickness);
@@ -358,6 +411,8 @@ Mesh BuildFrictionBar(const FrictionBarOptions& options) {
 
 void MultilayerSheetOptions::Validate() const {
   mesh.Validate();
+  if (mesh.shape == CellShape::kQuad && mesh.non_matching)
+    throw InputError("non_matching", "true", "applies to solid sheets only (hex or tet elements)");
   RequirePositive("outer_length", outer_length);
   RequirePositive("width", width);
   RequirePositive("thickness", thickness);
@@ -400,7 +455,20 @@ Mesh BuildMultilayerSheet(const MultilayerSheetOptions& options) {
     spec.faces.push_back({name + "_lower", 0, a, b, -kBig, kBig, -1.5 * t, -1.5 * t});
     spec.faces.push_back({name + "_upper", 2, a, b, -kBig, kBig, 1.5 * t, 1.5 * t});
   }
-  return BuildStack(spec, m);
+  Mesh mesh = BuildStack(spec, m);
+  // Both interfaces as one contact: the outer sheets' faces and the central sheet's.
+  for (const auto& [name, parts] :
+       {std::pair{"outer_faces", std::array{"lower_top", "upper_bottom"}},
+        std::pair{"central_faces", std::array{"central_bottom", "central_top"}}}) {
+    FaceSet both{mesh.face_sets.at(parts[0]).type, {}};
+    for (const char* part : parts) {
+      const std::vector<int>& c = mesh.face_sets.at(part).connectivity;
+      both.connectivity.insert(both.connectivity.end(), c.begin(), c.end());
+    }
+    mesh.face_sets[name] = std::move(both);
+    mesh.node_sets[name] = mesh.FaceSetNodes(name);
+  }
+  return mesh;
 }
 
 }  // namespace jointdyn::fe

@@ -20,7 +20,9 @@
 namespace jointdyn::fe {
 
 enum class ElementOrder { kLinear, kQuadratic };  // hex8/tet4, or hex20/tet10
-enum class CellShape { kHex, kTet };
+// kQuad: a planar stack (2D, plane-stress quadrilaterals quad4/quad8 in x and y, the
+// sheets stacked in y instead of z; the multilayer sheet only).
+enum class CellShape { kHex, kTet, kQuad };
 
 struct SheetMeshOptions {
   double mesh_size = 2e-3;  // [m] element edge length in the first sheet (> 0)
@@ -80,9 +82,16 @@ ConstraintSpec RigidlyBoltedFrictionBar(const FrictionBarOptions& options);
 // this choice fills in the figure), and the central sheet, 400 x 20 x 1 mm, held only by
 // contact with both.
 //
+// Planar (mesh.shape kQuad): the same sheets as a 2D section, y taking the place of z (the
+// width is then the materials' plane-stress thickness); each sheet is a structured
+// rectangle of quadrilaterals with nodes coincident on touching edges, and the face sets
+// are edges.
+//
 // Blocks: lower, central, upper. Face sets (and node sets): <sheet>_clamp (x = 0 ends),
 // <sheet>_end (free ends), lower_top, central_bottom, central_top, upper_bottom (the
-// contact faces over x in [0, 300] mm), connection_<k>_lower, connection_<k>_upper.
+// contact faces over x in [0, 300] mm), outer_faces (lower_top and upper_bottom) and
+// central_faces (central_bottom and central_top): both interfaces as one contact,
+// connection_<k>_lower, connection_<k>_upper.
 struct MultilayerSheetOptions {
   SheetMeshOptions mesh;
   double outer_length = 0.3;                       // [m]

@@ -3,8 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "reduction/craig_bampton.h"
-#include "reduction/free_free.h"
+#include "reduction/basis.h"
 
 namespace jointdyn::mbs {
 namespace {
@@ -115,37 +114,37 @@ FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const MatX
 
 }  // namespace
 
-FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model, const FlexibleBodySpec& spec) {
+reduction::ReductionBasis UnitDofBasis(const fe::FeModel& model, const std::string& frame) {
+  const fe::DofMap& dofs = *model.dofs;
+  std::vector<int> fixed;
+  for (const int c : {0, 1, 5}) fixed.push_back(dofs.FreeIndex(dofs.ReferenceDof(frame, c)));
+  const int n = dofs.num_free_dofs();
+  reduction::ReductionBasis basis;
+  basis.vectors = MatX::Zero(n, n - 3);
+  for (int i = 0, column = 0; i < n; ++i) {
+    if (std::find(fixed.begin(), fixed.end(), i) != fixed.end()) continue;
+    basis.vectors(i, column++) = 1.0;
+    basis.columns.push_back({reduction::VectorKind::kUnitDof, "dof_" + std::to_string(i)});
+  }
+  return basis;
+}
+
+FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
+                                     const reduction::ReductionBasis& elastic,
+                                     const FlexibleBodySpec& spec) {
   if (model.mesh.dim != 2)
     throw InputError("mesh", std::to_string(model.mesh.dim) + "D", "a planar body needs a 2D mesh");
   FlexibleBodyResult result;
-  const SparseMatrix k = model.ReducedStiffness(), m = model.ReducedMass();
-  reduction::CraigBamptonOptions cb_options;
-  cb_options.fixed_interface_modes = spec.vibration_modes;
-  const reduction::CraigBamptonResult cb = reduction::CraigBampton(
-      k, m, reduction::ReferenceNodeBoundary(*model.dofs, spec.interface), cb_options);
-  if (!(result.status = cb.status)) return result;
-  const reduction::FreeFreeResult ff =
-      reduction::OrthogonalizeToFreeFree(cb.basis, cb.stiffness, cb.mass, {spec.rigid_ratio});
-  if (!(result.status = ff.status)) return result;
-  result.frequencies = ff.frequencies;
-  result.rigid_modes = ff.rigid_modes;
-  if (ff.rigid_modes != 3) {
-    result.status = Status::Failure(
-        "a planar flexible body must be free (no supports) with its 3 rigid-body motions in "
-        "its basis: " +
-        std::to_string(ff.rigid_modes) + " found");
-    return result;
-  }
+  const MatX& v = elastic.vectors;  // on the independent DOFs
 
   const PlanarDofs d = Classify(model);
   const SparseMatrix full_mass = FullMass(model, d.count);
-  const MatX phi = model.dofs->transform() * ff.basis.vectors;  // on all DOFs
+  const MatX phi = model.dofs->transform() * v;  // on all DOFs
   result.centre_of_mass = CentreOfMass(d, full_mass);
 
   auto body = std::make_shared<FlexibleBody>();
   body->inertia = Integrals(d, full_mass, phi, result.centre_of_mass);
-  body->stiffness = reduction::Project(ff.basis.vectors, k);
+  body->stiffness = reduction::Project(v, model.ReducedStiffness());
   body->units = VecX(phi.cols());
   for (int j = 0; j < phi.cols(); ++j) {
     double largest = 0.0;
@@ -153,8 +152,7 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model, const FlexibleBod
       largest = std::max({largest, std::abs(phi(d.x[p], j)), std::abs(phi(d.y[p], j))});
     body->units(j) = largest > 0.0 ? largest : 1.0;
   }
-  for (const joint::JointOperator& joint : spec.joints)
-    body->joints.push_back(joint.Reduced(ff.basis.vectors));
+  for (const joint::JointOperator& joint : spec.joints) body->joints.push_back(joint.Reduced(v));
   const int nodes = static_cast<int>(model.mesh.nodes.rows());
   body->mesh = std::make_shared<fe::Mesh>(model.mesh);
   body->mesh_positions.resize(nodes, 2);

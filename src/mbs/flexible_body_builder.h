@@ -1,7 +1,9 @@
-// A planar FFRF body (planar_model.h: FlexibleBody) from a 2D FE model without supports:
-// the Craig-Bampton basis on the named reference nodes (the body's interface: its markers
-// sit there), orthogonalized to free-free modes (the rigid-body modes removed, seed 003
-// section 2.2.3), the frame at the centre of mass, and the inertia shape integrals of
+// A planar FFRF body (planar_model.h: FlexibleBody) from a 2D FE model without supports and
+// a basis of its elastic deformations (no rigid-body motion in its span): the free-free
+// modes of the Craig-Bampton basis on the body's interface, its markers' reference nodes,
+// optionally extended by joint modes (seed 003 section 2.2.3; analysis/joint_mode_pipeline.h
+// builds it), or every independent DOF but those of one node that fix the frame (the
+// unreduced body); the frame at the centre of mass, and the inertia shape integrals of
 // flexible_inertia.h from the FE mass matrix on all DOFs (mesh nodes and reference nodes,
 // beams included), computed once.
 #pragma once
@@ -14,26 +16,30 @@
 #include "fe/fe_model.h"
 #include "joint/joint_operator.h"
 #include "mbs/planar_model.h"
+#include "reduction/basis.h"
 
 namespace jointdyn::mbs {
 
 struct FlexibleBodySpec {
-  std::vector<std::string> interface;  // reference nodes: the boundary DOFs and the body's nodes
-  int vibration_modes = 6;             // fixed-interface normal modes, >= 0
-  double rigid_ratio = 1e-6;           // free-free orthogonalization (reduction/free_free.h)
+  std::vector<std::string> interface;  // reference nodes: the body's nodes (markers)
   // The body's joints on the FE model's independent DOFs (reduced onto the body's basis).
   std::vector<joint::JointOperator> joints;
 };
 
 struct FlexibleBodyResult {
-  Status status;  // failure: the reduction's message
   std::shared_ptr<FlexibleBody> body;
   Vec2 centre_of_mass = Vec2::Zero();  // in the FE model's coordinates [m]
-  VecX frequencies;                    // free-free frequencies of the basis [Hz]
-  int rigid_modes = 0;                 // removed by the orthogonalization (3 for a free body)
 };
 
-// Throws InputError for a model that is not 2D or names unknown reference nodes.
-FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model, const FlexibleBodySpec& spec);
+// `elastic`: the basis on the model's independent DOFs. Throws InputError for a model that
+// is not 2D or names unknown reference nodes.
+FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
+                                     const reduction::ReductionBasis& elastic,
+                                     const FlexibleBodySpec& spec);
+
+// The unreduced body's basis: every independent DOF but the in-plane ones (ux, uy, rz) of
+// reference node `frame`, which stays fixed in the body frame (a frame attached to that
+// node instead of the mean axes of free-free modes).
+reduction::ReductionBasis UnitDofBasis(const fe::FeModel& model, const std::string& frame);
 
 }  // namespace jointdyn::mbs

@@ -58,10 +58,15 @@ fe::SheetMeshOptions ReadSheetMesh(const ModelNode& node) {
   const ElementType element = node.Enum<ElementType>("element", {{"hex8", ElementType::kHex8},
                                                                  {"hex20", ElementType::kHex20},
                                                                  {"tet4", ElementType::kTet4},
-                                                                 {"tet10", ElementType::kTet10}});
+                                                                 {"tet10", ElementType::kTet10},
+                                                                 {"quad4", ElementType::kQuad4},
+                                                                 {"quad8", ElementType::kQuad8}});
   o.shape = element == ElementType::kHex8 || element == ElementType::kHex20 ? fe::CellShape::kHex
-                                                                            : fe::CellShape::kTet;
-  o.order = element == ElementType::kHex20 || element == ElementType::kTet10
+            : element == ElementType::kQuad4 || element == ElementType::kQuad8
+                ? fe::CellShape::kQuad
+                : fe::CellShape::kTet;
+  o.order = element == ElementType::kHex20 || element == ElementType::kTet10 ||
+                    element == ElementType::kQuad8
                 ? fe::ElementOrder::kQuadratic
                 : fe::ElementOrder::kLinear;
   o.mesh_size = node.Double("size", Positive());
@@ -98,6 +103,9 @@ void ReadGenerate(const ModelNode& node, fe::FeModelSpec& spec) {
         o.mesh = ReadSheetMesh(node);
         o.outer_length = node.Double("outer_length", o.outer_length, Positive());
         o.central_length = node.Double("central_length", o.central_length, Positive());
+        if (o.mesh.shape == fe::CellShape::kQuad && node.Has("width"))
+          node.FailValue("width", "(given)",
+                         "a planar sheet's width is its materials' thickness (plane stress)");
         o.width = node.Double("width", o.width, Positive());
         o.thickness = node.Double("thickness", o.thickness, Positive());
         if (node.Has("connection_x")) o.connection_x = node.Doubles("connection_x");
@@ -205,7 +213,9 @@ void ReadMaterials(const ModelNode& root, fe::FeModelSpec& spec) {
     return;
   }
   const ModelNode materials = root.Map("materials");
-  const bool plane = spec.source == fe::MeshSource::kRectangle;
+  const bool plane = spec.source == fe::MeshSource::kRectangle ||
+                     (spec.source == fe::MeshSource::kMultilayerSheet &&
+                      spec.multilayer_sheet.mesh.shape == fe::CellShape::kQuad);
   for (const std::string& block : materials.Keys())
     spec.materials[block] =
         ReadElasticMaterial(materials.Map(block), plane || spec.source == fe::MeshSource::kMshFile);

@@ -7,6 +7,7 @@
 
 #include "model/fe_reader.h"
 #include "model/integrator_reader.h"
+#include "model/joint_mode_reader.h"
 #include "model/joints_reader.h"
 #include "model/time_function_reader.h"
 
@@ -57,14 +58,21 @@ analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
   const ModelNode fe = n.Map("fe");
   f.fe = ReadFeModelSpec(fe);
   fe.Finish();
-  f.reduction.interface = n.Strings("interface");
-  for (const std::string& name : f.reduction.interface)
+  f.cms.boundary = n.Strings("interface");
+  for (const std::string& name : f.cms.boundary)
     if (!f.fe.HasReferenceNode(name))
       n.FailValue("interface", name,
                   "is no reference node of the body's FE model (fe.reference_nodes)");
-  f.reduction.vibration_modes = n.Int("vibration_modes", 6, AtLeast(0));
-  f.reduction.rigid_ratio = n.Double("rigid_ratio", 1e-6, InRange(1e-14, 0.5));
+  f.full = n.Bool("full", false);
+  if (f.full)
+    for (const char* key : {"vibration_modes", "rigid_ratio", "joint_modes"})
+      if (n.Has(key))
+        n.FailValue(key, "(given)", "an unreduced body (full: true) has no reduction keys");
+  f.cms.vibration_modes = n.Int("vibration_modes", 6, AtLeast(0));
+  f.cms.free_free.rigid_ratio = n.Double("rigid_ratio", 1e-6, InRange(1e-14, 0.5));
   if (n.Has("joints")) f.joints = ReadJoints(n, f.fe);
+  if (const auto joint_modes = n.OptionalMap("joint_modes"))
+    f.joint_modes = ReadJointModeSpecOfJoints(*joint_modes, f.fe, f.joints);
   return f;
 }
 
@@ -110,7 +118,7 @@ void ReadMarkers(const ModelNode& root, const MultibodyOptions& options, PlanarM
     const auto flexible = std::find_if(options.flexible.begin(), options.flexible.end(),
                                        [&](const auto& f) { return f.body == m.body; });
     if (flexible != options.flexible.end()) {  // on a node of the body's interface
-      m.node = Find(n, "node", n.String("node"), flexible->reduction.interface,
+      m.node = Find(n, "node", n.String("node"), flexible->cms.boundary,
                     "interface node of body " + body);
     } else {
       m.position = ReadVec2(n, "position", Vec2::Zero());

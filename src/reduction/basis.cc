@@ -16,6 +16,8 @@ const char* Name(VectorKind kind) {
       return "joint mode";
     case VectorKind::kPreloadMode:
       return "preload mode";
+    case VectorKind::kUnitDof:
+      return "unit DOF";
   }
   return "?";
 }

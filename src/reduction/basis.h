@@ -23,6 +23,7 @@ enum class VectorKind {
   kFreeFreeMode,        // after mode-shape orthogonalization: elastic, M-orthonormal
   kJointMode,           // from trial vector derivatives (joint_modes.h), K-normalized
   kPreloadMode,         // static solution under a preload with contact (eq. 3.63)
+  kUnitDof,             // one independent DOF of the FE model (an unreduced body: x = I q)
 };
 
 const char* Name(VectorKind kind);  // "fixed-interface mode", ...

@@ -141,6 +141,16 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
   summary["max_constraint_violation"] = result.max_constraint_violation;
   summary["energy"] = EnergySummary(r.energy);
   summary["frames"] = frames_ ? frames_->size() : 0;
+  summary["flexible_bodies"] = nlohmann::json::array();
+  for (size_t i = 0; i < result.flexible_frequencies.size(); ++i) {
+    const VecX& f = result.flexible_frequencies[i];
+    summary["flexible_bodies"].push_back(
+        {{"name", model.bodies[options.flexible[i].body].name},
+         {"modes", result.flexible_modes[i]},
+         {"full", options.flexible[i].full},
+         {"joint_modes", result.flexible_joint_modes[i]},
+         {"frequencies_hz", std::vector<double>(f.data(), f.data() + f.size())}});
+  }
   summary["wall_time_s"] = result.wall_seconds;
   return WriteSummary(folder_, std::move(summary), result.status);
 }

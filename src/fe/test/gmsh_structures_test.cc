@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "fe/constraints.h"
+#include "fe/fe_model.h"
 #include "fe/test/fe_test_util.h"
 
 namespace jointdyn::fe {
@@ -130,7 +131,8 @@ TEST(MultilayerSheetMesh, BlocksSetsAndVolumes) {
   const Mesh mesh = BuildMultilayerSheet(options);
   ASSERT_EQ(mesh.blocks.size(), 3u);
   EXPECT_EQ(mesh.blocks[1].name, "central");
-  EXPECT_EQ(mesh.face_sets.size(), 14u);  // 3 clamps, 3 ends, 4 contact faces, 4 patches
+  // 3 clamps, 3 ends, 4 contact faces, outer_faces, central_faces, 4 patches
+  EXPECT_EQ(mesh.face_sets.size(), 16u);
   EXPECT_GT(test::MinJacobian(mesh), 0.0);
   const double w = options.width, t = options.thickness;
   EXPECT_NEAR(test::BlockVolume(mesh, mesh.blocks[0]), 0.3 * w * t, 1e-12 * w * t);
@@ -139,6 +141,58 @@ TEST(MultilayerSheetMesh, BlocksSetsAndVolumes) {
     EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at(name)), 0.3 * w, 1e-12) << name;
   EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at("connection_2_upper")), 0.01 * w, 1e-12);
   EXPECT_NEAR(mesh.nodes(mesh.node_sets.at("connection_1_lower")[0], 2), -1.5 * t, 1e-15);
+  for (const std::string& name : {"outer_faces", "central_faces"})
+    EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at(name)), 0.6 * w, 1e-12) << name;
+}
+
+// The planar sheet (the car pendulum's 2D section): quad8 sheets stacked in y, each its own
+// nodes, coincident on the touching edges; edge lengths and areas of the section.
+TEST(MultilayerSheetMesh, PlanarSectionWithCoincidentInterfaces) {
+  MultilayerSheetOptions options;
+  options.mesh = {
+      .mesh_size = 0.01 / 3.0, .order = ElementOrder::kQuadratic, .shape = CellShape::kQuad};
+  const Mesh mesh = BuildMultilayerSheet(options);
+  EXPECT_EQ(mesh.dim, 2);
+  ASSERT_EQ(mesh.blocks.size(), 3u);
+  for (const ElementBlock& block : mesh.blocks) EXPECT_EQ(block.type, ElementType::kQuad8);
+  // 90 + 120 + 90 elements one layer thick: (2 n + 1) 2 + n + 1 nodes per sheet.
+  EXPECT_EQ(mesh.num_nodes(), 2 * (5 * 90 + 3) + 5 * 120 + 3);
+  EXPECT_GT(test::MinJacobian(mesh), 0.0);
+  const double t = options.thickness;
+  EXPECT_NEAR(test::BlockVolume(mesh, mesh.blocks[0]), 0.3 * t, 1e-15);
+  EXPECT_NEAR(test::BlockVolume(mesh, mesh.blocks[1]), 0.4 * t, 1e-15);
+  for (const std::string& name : {"lower_top", "central_bottom", "central_top", "upper_bottom"})
+    EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at(name)), 0.3, 1e-12) << name;
+  EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at("outer_faces")), 0.6, 1e-12);
+  EXPECT_NEAR(test::FaceSetArea(mesh, mesh.face_sets.at("central_end")), t, 1e-15);
+  for (const auto& [a, b] :
+       {std::pair{"lower_top", "central_bottom"}, std::pair{"upper_bottom", "central_top"}}) {
+    const auto side_a = SortedCoordinates(mesh, a), side_b = SortedCoordinates(mesh, b);
+    ASSERT_EQ(side_a.size(), 181u);  // 2 n + 1 nodes on 90 quad8 edges
+    ASSERT_EQ(side_a.size(), side_b.size());
+    for (std::size_t i = 0; i < side_a.size(); ++i)
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(side_a[i][d], side_b[i][d], 1e-15) << a << " " << i;
+  }
+  for (const int n : mesh.node_sets.at("connection_2_upper")) {
+    EXPECT_NEAR(mesh.nodes(n, 1), 1.5 * t, 1e-15);
+    EXPECT_NEAR(mesh.nodes(n, 0), 0.25, 0.005 + 1e-12);
+  }
+}
+
+// A 2D model's contact pairs carry the plane-stress thickness of their slave elements: the
+// pair areas sum to the interfaces' length times the thickness.
+TEST(MultilayerSheetMesh, PlanarContactAreasCarryThePlaneStressThickness) {
+  FeModelSpec spec;
+  spec.source = MeshSource::kMultilayerSheet;
+  spec.multilayer_sheet.mesh = {.mesh_size = 0.01 / 3.0, .shape = CellShape::kQuad};
+  for (const char* block : {"lower", "central", "upper"})
+    spec.materials[block] = {210e9, 0.3, 7850.0, 0.02};
+  spec.materials["upper"].thickness = 0.03;  // the slave side's thickness counts
+  spec.contacts = {{.name = "layers", .slave = "outer_faces", .master = "central_faces"}};
+  const FeModel model = BuildFeModel(spec);
+  ASSERT_EQ(model.contacts.size(), 1u);
+  EXPECT_EQ(model.contacts[0].pairs.size(), 2u * 91u);
+  EXPECT_NEAR(model.contacts[0].slave_area, 0.3 * 0.02 + 0.3 * 0.03, 1e-15);
 }
 
 // The washer areas of seed 003 section 4.1.2 (preload through a distributing coupling on

@@ -14,6 +14,8 @@
 #include "mbs/flexible_body_builder.h"
 #include "mbs/planar_system.h"
 #include "mbs/test/differences.h"
+#include "reduction/craig_bampton.h"
+#include "reduction/free_free.h"
 #include "solvers/eigen_solver.h"
 #include "time/integrator.h"
 
@@ -36,6 +38,20 @@ fe::FeModelSpec Strip(double youngs_modulus) {
   return spec;
 }
 
+// The body of `model` on the Craig-Bampton basis of `interface` with `modes` fixed-interface
+// modes, orthogonalized to free-free modes.
+FlexibleBodyResult CraigBamptonBody(const fe::FeModel& model, FlexibleBodySpec spec, int modes) {
+  const solvers::SparseMatrix k = model.ReducedStiffness(), m = model.ReducedMass();
+  const reduction::CraigBamptonResult cb =
+      reduction::CraigBampton(k, m, reduction::ReferenceNodeBoundary(*model.dofs, spec.interface),
+                              {.fixed_interface_modes = modes});
+  EXPECT_TRUE(cb.status) << cb.status.message;
+  const reduction::FreeFreeResult ff =
+      reduction::OrthogonalizeToFreeFree(cb.basis, cb.stiffness, cb.mass);
+  EXPECT_EQ(ff.rigid_modes, 3);
+  return BuildFlexibleBody(model, ff.basis, spec);
+}
+
 struct PinnedStrip {
   FlexibleBodyResult body;
   PlanarModel model;
@@ -43,11 +59,9 @@ struct PinnedStrip {
 
 // The strip's FFRF body with its frame at its centre of mass, pinned to the ground at the
 // reference node.
-PinnedStrip Pinned(double youngs_modulus, int modes) {
+PinnedStrip Pin(FlexibleBodyResult flexible) {
   PinnedStrip s;
-  s.body = BuildFlexibleBody(fe::BuildFeModel(Strip(youngs_modulus)),
-                             {.interface = {"pin"}, .vibration_modes = modes});
-  EXPECT_TRUE(s.body.status) << s.body.status.message;
+  s.body = std::move(flexible);
   Body body{"strip", BodyKind::kFlexible};
   body.position = s.body.centre_of_mass;
   body.flexible = s.body.body;
@@ -56,6 +70,11 @@ PinnedStrip Pinned(double youngs_modulus, int modes) {
                      {"pin", 0, Vec2::Zero(), 0.0, 0}};
   s.model.joints = {{"pin", JointKind::kRevolute, 0, 1}};
   return s;
+}
+
+PinnedStrip Pinned(double youngs_modulus, int modes) {
+  return Pin(
+      CraigBamptonBody(fe::BuildFeModel(Strip(youngs_modulus)), {.interface = {"pin"}}, modes));
 }
 
 TEST(FlexibleBody, HasTheMassAndCentreOfMassOfTheFeModel) {
@@ -116,6 +135,28 @@ TEST(FlexibleBody, PinnedStripHasTheFrequenciesOfTheFeModel) {
                 mbs(i), fe_hz(i), mbs(i) / fe_hz(i) - 1.0);
     EXPECT_NEAR(mbs(i) / fe_hz(i), 1.0, 5e-3);
   }
+}
+
+// Unreduced (every DOF a coordinate, the frame fixed to the pin node), the pinned strip's
+// linearized frequencies are the FE model's to rounding.
+TEST(FlexibleBody, UnreducedPinnedStripHasTheFrequenciesOfTheFeModelToRounding) {
+  const fe::FeModel model = fe::BuildFeModel(Strip(210e9));
+  PinnedStrip s = Pin(BuildFlexibleBody(model, UnitDofBasis(model, "pin"), {.interface = {"pin"}}));
+  EXPECT_EQ(s.body.body->modes(), model.dofs->num_free_dofs() - 3);
+  PlanarSystem system(s.model);
+  const VecX mbs = LinearizedFrequencies(system);
+  fe::FeModelSpec spec = Strip(210e9);
+  spec.supports = {{.set = "pin", .components = {0, 1}}};
+  const fe::FeModel fe = fe::BuildFeModel(spec);
+  const solvers::EigenResult modal = solvers::SolveGeneralizedEigen(
+      fe.ReducedStiffness(), fe.ReducedMass(), {.count = 6, .shift = -1.0});
+  ASSERT_TRUE(modal.status) << modal.status.message;
+  const VecX fe_hz = modal.values.cwiseMax(0.0).cwiseSqrt() / (2.0 * M_PI);
+  double largest = 0.0;
+  for (int i = 1; i < 6; ++i) largest = std::max(largest, std::abs(mbs(i) / fe_hz(i) - 1.0));
+  std::printf("unreduced pinned strip: largest relative frequency error of modes 1-5 %.1e\n",
+              largest);
+  EXPECT_LT(largest, 1e-8);
 }
 
 // Released horizontally under gravity, a strip a million times stiffer than steel swings as
@@ -310,9 +351,8 @@ TEST(FlexibleBody, BondedJointActsAsItsLinearStiffness) {
                               std::make_shared<laws::ElasticLaw>(laws::ElasticParams{5e11}, 2)};
   const joint::JointOperator bonded(joint::PairProjection(r), VecX::Zero(nodes.size()),
                                     VecX::Constant(nodes.size(), 1e-5), joint_laws);
-  FlexibleBodySpec spec{.interface = {"pin"}, .vibration_modes = 6, .joints = {bonded}};
-  const FlexibleBodyResult with_joint = BuildFlexibleBody(fe, spec);
-  ASSERT_TRUE(with_joint.status) << with_joint.status.message;
+  const FlexibleBodyResult with_joint =
+      CraigBamptonBody(fe, {.interface = {"pin"}, .joints = {bonded}}, 6);
   auto linear = std::make_shared<FlexibleBody>(*with_joint.body);
   joint::JointOperator reduced = linear->joints.front();
   ASSERT_TRUE(reduced.Evaluate(VecX::Zero(linear->modes())));

@@ -1,0 +1,250 @@
+#!/usr/bin/python3
+"""The car pendulum studies of seed 003 section 4.4.1 / appendix F.2 and seed 000 section 6
+(issue 20), on examples/multibody/car_pendulum_multilayer.yaml, in one run:
+
+  convergence  the contact-force norm ||f_c||(t) for g = 0, 5, .., 40 joint modes (force0,
+               linear penalty (A), frictionless; seed 003 fig. F.8, seed 000 fig. 17):
+               its error against the largest g, ||fc_g - fc_ref||_2 / ||fc_ref||_2 over
+               time, and the peak norm;
+  friction     force1 with friction (the example): 20 added vibration modes (v = 25, no
+               joint modes) and 20 joint modes against the largest g, the error of the
+               relative displacement car - point mass normalized by its mean (seed 000
+               eq. 42, fig. 19-20);
+  laws         the seven contact laws of table 4.6 (A, B, C1, C2, D, E, F) on the cases
+               force0, force1 and gravity (frictionless, 20 joint modes, adaptive steps):
+               CPU time, steps and factorizations (Jacobian updates) normalized to the
+               linear law (seed 003 fig. 4.34).
+
+The gravity case releases the pendulum from horizontal (the seeds do not give its start).
+Writes car_pendulum_*.csv, car_pendulum_*.svg and car_pendulum_study.json into OUT and
+prints the figures.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/car_pendulum_joint_modes.py [OUT] [T_SIM]
+"""
+import copy
+import json
+import math
+import multiprocessing
+import pathlib
+import sys
+import time
+
+import matplotlib
+import numpy as np
+import yaml
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+import jointdyn  # noqa: E402
+
+SOURCE = pathlib.Path(__file__).resolve().parents[1]
+EXAMPLE = SOURCE / "examples/multibody/car_pendulum_multilayer.yaml"
+JOINT_MODES = [0, 5, 10, 20, 30, 40]
+LINEAR = {"type": "linear", "eps": 4.0e11}
+# Seed 003 table 4.6 in SI units (N/mm^3 = 1e9 Pa/m, 1 um = 1e-6 m).
+LAWS = {
+    "A linear": LINEAR,
+    "B two-stage linear": {"type": "multi_stage_linear", "onset_gaps": [0.0, -1.25e-6],
+                           "stiffnesses": [1.33e11, 6.67e11]},
+    "C1 power m = 2": {"type": "power", "eps": 0.16e6 / 1e-12, "m": 2.0},
+    "C2 power m = 3.3": {"type": "power", "eps": 4.86e4 / 1e-6 ** 3.3, "m": 3.3},
+    "D exponential": {"type": "exponential", "p0": 1.23e2, "g0": 0.4e-6},
+    "E quadratic-linear": {"type": "quadratic_linear", "eps": 5.7e5 / 1e-6, "g0": 0.0,
+                           "g1": -1.5e-6},
+    "F joint-adapted exponential": {"type": "joint_exponential", "eps": 6.17e11,
+                                    "lambda": 2.0e5, "g0": 0.0},
+}
+
+
+def base_model(t_sim):
+    model = yaml.safe_load(EXAMPLE.read_text())
+    model["integrator"]["t_end"] = t_sim
+    model["output"]["frames"] = 0
+    model["output"].pop("plots", None)
+    return model
+
+
+def sheets(model):
+    return next(b for b in model["bodies"] if b["name"] == "sheets")
+
+
+def variant(t_sim, joint_modes, vibration_modes=5, normal=None, friction=True, case="force1",
+            adaptive=False):
+    model = base_model(t_sim)
+    body = sheets(model)
+    body["vibration_modes"] = vibration_modes
+    if joint_modes:
+        body["joint_modes"]["modes"] = joint_modes
+    else:
+        del body["joint_modes"]
+    joint = body["joints"][0]
+    if normal is not None:
+        joint["normal"] = normal
+    if not friction:
+        del joint["friction"]
+    if case == "gravity":
+        del model["loads"]
+        model["gravity"] = [0.0, -9.81]
+        body["angle"] = 0.0  # released from horizontal
+        next(m for m in model["markers"] if m["name"] == "car_clamp")["angle"] = 0.0
+        next(b for b in model["bodies"] if b["name"] == "point_mass")["position"] = [0.4, 0.0]
+    else:
+        model["loads"][0]["fx"]["type"] = case
+    if adaptive:
+        model["integrator"].update({"adaptive": True, "dt_max": 1.0e-3})
+    return model
+
+
+def run(job):
+    name, model = job
+    start = time.perf_counter()
+    r = jointdyn.analyze(jointdyn.Model(model))
+    c = r["column"]
+    return name, {"ok": r["ok"], "message": r["message"], "cpu_seconds": r["cpu_seconds"],
+                  "wall_seconds": time.perf_counter() - start, "steps": r["accepted_steps"],
+                  "rejected": r["rejected_steps"], "factorizations": r["factorizations"],
+                  "modes": len(r["flexible_bodies"][0]["frequencies_hz"]),
+                  "joint_modes": r["flexible_bodies"][0]["joint_modes"],
+                  "time": c["time"].tolist(), "fc": c["fc_sheets"].tolist(),
+                  "relative": (c["x_car"] - c["x_point_mass"]).tolist(),
+                  "law_dissipation": r["energy"]["law_dissipation"]}
+
+
+def relative_error(values, reference):
+    values, reference = np.asarray(values), np.asarray(reference)
+    n = min(len(values), len(reference))
+    return float(np.linalg.norm(values[:n] - reference[:n]) / np.linalg.norm(reference[:n]))
+
+
+def plot(path, title, ylabel, curves):
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for label, (t, y) in curves.items():
+        ax.plot(t, y, label=label, linewidth=1.0)
+    ax.set_xlabel("time t [s]")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main():
+    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "out/car_pendulum_study")
+    t_sim = float(sys.argv[2]) if len(sys.argv) > 2 else 2.5
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [(f"convergence g={g}", variant(t_sim, g, normal=LINEAR, friction=False,
+                                           case="force0")) for g in JOINT_MODES]
+    reference = max(JOINT_MODES)
+    jobs += [("friction 20 NM", variant(t_sim, 0, vibration_modes=25)),
+             ("friction 20 JM", variant(t_sim, 20)),
+             (f"friction {reference} JM", variant(t_sim, reference))]
+    for case in ("force0", "force1", "gravity"):
+        jobs += [(f"laws {case} {law}", variant(t_sim, 20, normal=normal, friction=False,
+                                                 case=case, adaptive=True))
+                 for law, normal in LAWS.items()]
+    start = time.perf_counter()
+    with multiprocessing.Pool(2) as pool:
+        results = dict(pool.map(run, jobs, chunksize=1))
+    wall = time.perf_counter() - start
+    failed = {k: v["message"] for k, v in results.items() if not v["ok"]}
+    for name, message in failed.items():
+        print(f"FAILED {name}: {message}")
+
+    study = {"t_sim_s": t_sim, "wall_seconds": wall, "failed": failed, "convergence": {},
+             "friction": {}, "laws": {}}
+    ref = results[f"convergence g={reference}"]
+    print(f"contact-force norm, force0, linear law, frictionless, T = {t_sim} s "
+          f"(error against g = {reference}):")
+    for g in JOINT_MODES:
+        r = results[f"convergence g={g}"]
+        e = relative_error(r["fc"], ref["fc"])
+        study["convergence"][g] = {"modes": r["modes"], "joint_modes": r["joint_modes"],
+                                   "peak_fc_n": max(r["fc"]), "error": e,
+                                   "cpu_seconds": r["cpu_seconds"], "steps": r["steps"]}
+        print(f"  g = {g:2d} ({r['modes']} modes): peak {max(r['fc']):8.2f} N, error "
+              f"{e:.3f}, CPU {r['cpu_seconds']:.1f} s")
+    plot(out / "car_pendulum_convergence.svg",
+         "Contact-force norm for g joint modes (force0, linear penalty)", "||f_c|| [N]",
+         {f"g = {g}": (results[f"convergence g={g}"]["time"], results[f"convergence g={g}"]["fc"])
+          for g in JOINT_MODES})
+
+    ref = results[f"friction {reference} JM"]
+    mean = abs(np.mean(ref["relative"]))
+    print(f"friction (force1, mu = 0.15), error of car - point mass / |mean| = {mean:.3e} m "
+          f"(seed 000 eq. 42, against {reference} joint modes):")
+    curves = {}
+    for name in ("friction 20 NM", "friction 20 JM"):
+        r = results[name]
+        n = min(len(r["relative"]), len(ref["relative"]))
+        eps = (np.asarray(ref["relative"][:n]) - np.asarray(r["relative"][:n])) / mean
+        curves[name.split(" ", 1)[1]] = (r["time"][:n], eps)
+        study["friction"][name] = {"max_error": float(np.max(np.abs(eps))),
+                                   "rms_error": float(np.sqrt(np.mean(eps ** 2))),
+                                   "cpu_seconds": r["cpu_seconds"],
+                                   "law_dissipation_j": r["law_dissipation"]}
+        print(f"  {name}: max |eps| {np.max(np.abs(eps)):.3f}, rms {np.sqrt(np.mean(eps**2)):.3f}, "
+              f"CPU {r['cpu_seconds']:.1f} s")
+    nm, jm = study["friction"]["friction 20 NM"], study["friction"]["friction 20 JM"]
+    study["friction"]["ratio_nm_to_jm_max"] = nm["max_error"] / jm["max_error"]
+    print(f"  20 NM / 20 JM: max error ratio {nm['max_error'] / jm['max_error']:.2f} "
+          f"(seed: up to about 3)")
+    plot(out / "car_pendulum_friction_error.svg",
+         "Error of car - point mass, force1 with friction (seed 000 eq. 42)", "epsilon [-]",
+         curves)
+    plot(out / "car_pendulum_friction.svg", "Car - point mass, force1 with friction",
+         "x_car - x_point_mass [m]",
+         {name: (results[name]["time"], results[name]["relative"])
+          for name in ("friction 20 NM", "friction 20 JM", f"friction {reference} JM")})
+
+    print("contact laws (frictionless, 20 joint modes, adaptive steps), relative to (A):")
+    rows = []
+    for case in ("force0", "force1", "gravity"):
+        base = results[f"laws {case} A linear"]
+        for law in LAWS:
+            r = results[f"laws {case} {law}"]
+            row = {"case": case, "law": law, "ok": r["ok"], "cpu_seconds": r["cpu_seconds"],
+                   "steps": r["steps"], "factorizations": r["factorizations"],
+                   "cpu_pct": 100 * r["cpu_seconds"] / base["cpu_seconds"],
+                   "steps_pct": 100 * r["steps"] / base["steps"],
+                   "factorizations_pct": 100 * r["factorizations"] / base["factorizations"],
+                   "peak_fc_n": max(r["fc"]) if r["fc"] else math.nan}
+            rows.append(row)
+            print(f"  {case:8s} {law:28s} CPU {row['cpu_pct']:6.1f} %  steps "
+                  f"{row['steps_pct']:6.1f} %  Jacobians {row['factorizations_pct']:6.1f} %  "
+                  f"({r['cpu_seconds']:.2f} s, {r['steps']} steps, peak ||f_c|| "
+                  f"{row['peak_fc_n']:.1f} N)")
+    study["laws"] = rows
+    with open(out / "car_pendulum_laws.csv", "w") as f:
+        f.write("case,law,cpu_pct,steps_pct,factorizations_pct,cpu_seconds,steps,"
+                "factorizations,peak_fc_n\n")
+        for r in rows:
+            f.write(f"{r['case']},{r['law']},{r['cpu_pct']:.2f},{r['steps_pct']:.2f},"
+                    f"{r['factorizations_pct']:.2f},{r['cpu_seconds']:.4f},{r['steps']},"
+                    f"{r['factorizations']},{r['peak_fc_n']:.4f}\n")
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.5), sharey=True)
+    for ax, case in zip(axes, ("force0", "force1", "gravity")):
+        case_rows = [r for r in rows if r["case"] == case]
+        x = np.arange(len(case_rows))
+        for k, (key, label) in enumerate((("cpu_pct", "CPU time"), ("steps_pct", "steps"),
+                                          ("factorizations_pct", "Jacobian updates"))):
+            ax.bar(x + (k - 1) * 0.27, [r[key] for r in case_rows], 0.27, label=label)
+        ax.set_xticks(x, [r["law"].split(" ")[0] for r in case_rows])
+        ax.set_title(case)
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0].set_ylabel("relative to the linear law (A) [%]")
+    axes[0].legend()
+    fig.suptitle("Numerical efficiency of the contact laws (seed 003 fig. 4.34)")
+    fig.tight_layout()
+    fig.savefig(out / "car_pendulum_laws.svg")
+    plt.close(fig)
+    with open(out / "car_pendulum_study.json", "w") as f:
+        json.dump(study, f, indent=1)
+    print(f"{len(jobs)} runs in {wall:.0f} s; results in {out}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
