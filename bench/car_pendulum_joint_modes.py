@@ -15,6 +15,11 @@
                CPU time, steps and factorizations (Jacobian updates) normalized to the
                linear law (seed 003 fig. 4.34).
 
+  full         the unreduced body (full: true, every FE DOF a coordinate, all pairs
+               evaluated; dense) over its first FULL_STEPS steps of the friction case: CPU
+               per step against the reduced runs' (seed 003 appendix F.2: the reduced run
+               with g = 60 took 0.2 % of the CPU time of the full one).
+
 The gravity case releases the pendulum from horizontal (the seeds do not give its start).
 Writes car_pendulum_*.csv, car_pendulum_*.svg and car_pendulum_study.json into OUT and
 prints the figures.
@@ -41,6 +46,7 @@ import jointdyn  # noqa: E402
 SOURCE = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLE = SOURCE / "examples/multibody/car_pendulum_multilayer.yaml"
 JOINT_MODES = [0, 5, 10, 20, 30, 40]
+FULL_STEPS = 20
 LINEAR = {"type": "linear", "eps": 4.0e11}
 # Seed 003 table 4.6 in SI units (N/mm^3 = 1e9 Pa/m, 1 um = 1e-6 m).
 LAWS = {
@@ -74,7 +80,11 @@ def variant(t_sim, joint_modes, vibration_modes=5, normal=None, friction=True, c
     model = base_model(t_sim)
     body = sheets(model)
     body["vibration_modes"] = vibration_modes
-    if joint_modes:
+    if joint_modes is None:  # unreduced: every FE DOF a coordinate
+        for key in ("vibration_modes", "rigid_ratio", "joint_modes"):
+            body.pop(key)
+        body["full"] = True
+    elif joint_modes:
         body["joint_modes"]["modes"] = joint_modes
     else:
         del body["joint_modes"]
@@ -104,7 +114,7 @@ def run(job):
     return name, {"ok": r["ok"], "message": r["message"], "cpu_seconds": r["cpu_seconds"],
                   "wall_seconds": time.perf_counter() - start, "steps": r["accepted_steps"],
                   "rejected": r["rejected_steps"], "factorizations": r["factorizations"],
-                  "modes": len(r["flexible_bodies"][0]["frequencies_hz"]),
+                  "modes": r["flexible_bodies"][0]["modes"],
                   "joint_modes": r["flexible_bodies"][0]["joint_modes"],
                   "time": c["time"].tolist(), "fc": c["fc_sheets"].tolist(),
                   "relative": (c["x_car"] - c["x_point_mass"]).tolist(),
@@ -141,6 +151,8 @@ def main():
     jobs += [("friction 20 NM", variant(t_sim, 0, vibration_modes=25)),
              ("friction 20 JM", variant(t_sim, 20)),
              (f"friction {reference} JM", variant(t_sim, reference))]
+    full = variant(FULL_STEPS * 1e-4, None)
+    jobs.append(("full", full))
     for case in ("force0", "force1", "gravity"):
         jobs += [(f"laws {case} {law}", variant(t_sim, 20, normal=normal, friction=False,
                                                  case=case, adaptive=True))
@@ -198,6 +210,19 @@ def main():
          "x_car - x_point_mass [m]",
          {name: (results[name]["time"], results[name]["relative"])
           for name in ("friction 20 NM", "friction 20 JM", f"friction {reference} JM")})
+
+    r = results["full"]
+    full_step = r["cpu_seconds"] / max(r["steps"], 1)
+    study["full"] = {"coordinates": r["modes"], "steps": r["steps"], "cpu_seconds": r["cpu_seconds"],
+                     "step_cpu_seconds": full_step}
+    print(f"unreduced body ({r['modes']} elastic coordinates, dense), friction case, "
+          f"{r['steps']} steps: {full_step:.2f} s CPU per step")
+    for name in ("friction 20 JM", f"friction {reference} JM"):
+        reduced = results[name]
+        step = reduced["cpu_seconds"] / reduced["steps"]
+        study["full"][name] = {"step_cpu_seconds": step, "percent_of_full": 100 * step / full_step}
+        print(f"  {name}: {1e3 * step:.2f} ms per step = {100 * step / full_step:.4f} % of the "
+              f"unreduced body's (seed: 0.2 % with g = 60)")
 
     print("contact laws (frictionless, 20 joint modes, adaptive steps), relative to (A):")
     rows = []

@@ -1,6 +1,7 @@
 #include "analysis/multibody.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 
 #include "analysis/fe_setup.h"
@@ -71,13 +72,19 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
 }
 
 // The joint operators of a flexible body on its FE model's independent DOFs (no touch band:
-// kTransientJointOptions).
-std::vector<joint::JointOperator> FlexibleJoints(const fe::FeModel& fe,
-                                                 const std::vector<JointSpec>& joints) {
-  if (joints.empty()) return {};
+// kTransientJointOptions) and the slave mesh node of each of their pairs, into `spec`.
+void AddFlexibleJoints(const fe::FeModel& fe, const std::vector<JointSpec>& joints,
+                       mbs::FlexibleBodySpec& spec) {
+  if (joints.empty()) return;
   std::vector<int> pairs;
-  return BuildJoints(fe, joints, fe.dofs->transform().topRows(fe.dofs->num_mesh_dofs()),
-                     kTransientJointOptions, pairs);
+  spec.joints = BuildJoints(fe, joints, fe.dofs->transform().topRows(fe.dofs->num_mesh_dofs()),
+                            kTransientJointOptions, pairs);
+  for (const JointSpec& joint : joints) {
+    const auto& names = fe.contact_names;
+    const auto contact = std::find(names.begin(), names.end(), joint.contact) - names.begin();
+    std::vector<int>& nodes = spec.joint_nodes.emplace_back();
+    for (const fe::ContactPair& pair : fe.contacts[contact].pairs) nodes.push_back(pair.slave);
+  }
 }
 
 // Runs `build`, its InputErrors located below `prefix` (a body's key).
@@ -157,7 +164,7 @@ mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& 
     // Errors of the FE model at the body's `fe` keys, of its joints at its `joints`.
     Locate(key + ".fe",
            [&] { fe = fe::BuildFeModel(f.fe, observer.ProgressOf(task + ": FE model")); });
-    Locate(key, [&] { spec.joints = FlexibleJoints(fe, f.joints); });
+    Locate(key, [&] { AddFlexibleJoints(fe, f.joints, spec); });
     const BodyBasis basis = BuildBodyBasis(fe, f, key, observer);
     if (!basis.status) throw InputError(key, body.name, "reduction: " + basis.status.message);
     mbs::FlexibleBodyResult built;

@@ -153,6 +153,7 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
     body->units(j) = largest > 0.0 ? largest : 1.0;
   }
   for (const joint::JointOperator& joint : spec.joints) body->joints.push_back(joint.Reduced(v));
+  body->joint_nodes = spec.joint_nodes;
   const int nodes = static_cast<int>(model.mesh.nodes.rows());
   body->mesh = std::make_shared<fe::Mesh>(model.mesh);
   body->mesh_positions.resize(nodes, 2);

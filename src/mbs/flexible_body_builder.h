@@ -22,8 +22,10 @@ namespace jointdyn::mbs {
 
 struct FlexibleBodySpec {
   std::vector<std::string> interface;  // reference nodes: the body's nodes (markers)
-  // The body's joints on the FE model's independent DOFs (reduced onto the body's basis).
+  // The body's joints on the FE model's independent DOFs (reduced onto the body's basis) and
+  // the slave mesh node of each of their pairs (for drawing the contact fields).
   std::vector<joint::JointOperator> joints;
+  std::vector<std::vector<int>> joint_nodes;
 };
 
 struct FlexibleBodyResult {

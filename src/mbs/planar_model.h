@@ -51,6 +51,9 @@ struct FlexibleBody {
   // the modal coordinates only), on the modal coordinates, with the history they were built
   // with; each system evaluates its own copies.
   std::vector<joint::JointOperator> joints;
+  // Per joint, the slave mesh node of each pair (for drawing the contact fields; empty:
+  // not drawn).
+  std::vector<std::vector<int>> joint_nodes;
   // The FE mesh, for drawing the deformed body: its nodes' positions from the frame's
   // origin in the body frame (nodes x 2 [m]) and their displacements per modal coordinate
   // (rows x0, y0, x1, y1, ...; 2 nodes x n [m]).

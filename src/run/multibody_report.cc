@@ -60,8 +60,31 @@ io::VtuGrid MechanismGrid(const mbs::PlanarSystem& system, const VecX& q) {
   return grid;
 }
 
+// The contact fields of flexible body b's joints at their slave nodes (0 elsewhere), after
+// the system's last evaluation: contact_pressure [Pa], gap [m], shear (tau1) [Pa].
+void AddContactFields(const mbs::PlanarSystem& system, int b, io::VtuGrid& grid) {
+  const mbs::FlexibleBody& body = *system.model().bodies[b].flexible;
+  if (body.joints.empty() || body.joint_nodes.size() != body.joints.size()) return;
+  const size_t nodes = body.mesh->nodes.rows();
+  io::VtuArray pressure{"contact_pressure", 1, std::vector<double>(nodes, 0.0)};
+  io::VtuArray gap{"gap", 1, std::vector<double>(nodes, 0.0)};
+  io::VtuArray shear{"shear", 1, std::vector<double>(nodes, 0.0)};
+  for (size_t k = 0, j = 0; k < system.flexible_joints().size(); ++k) {
+    if (system.flexible_joint_bodies()[k] != b) continue;
+    const joint::JointOperator& joint = system.flexible_joints()[k];
+    const std::vector<int>& slaves = body.joint_nodes[j++];
+    for (int p = 0; p < joint.num_pairs(); ++p) {
+      pressure.values[slaves[p]] = joint.Output(p).pressure;
+      gap.values[slaves[p]] = joint.kinematics()(3 * p + 2);
+      shear.values[slaves[p]] = joint.stresses()(3 * p);
+    }
+  }
+  for (io::VtuArray* field : {&pressure, &gap, &shear})
+    grid.point_data.push_back(std::move(*field));
+}
+
 // Flexible body b's FE mesh at q, with the elastic displacement (global frame) as point
-// data "displacement".
+// data "displacement" and the contact fields of its joints.
 io::VtuGrid DeformedMesh(const mbs::PlanarSystem& system, int b, const VecX& q) {
   const mbs::FlexibleBody& body = *system.model().bodies[b].flexible;
   io::VtuGrid grid = MeshGrid(*body.mesh);
@@ -77,6 +100,7 @@ io::VtuGrid DeformedMesh(const mbs::PlanarSystem& system, int b, const VecX& q) 
                                {positions(p, 0) - rigid(p, 0), positions(p, 1) - rigid(p, 1), 0.0});
   }
   grid.point_data.push_back(std::move(displacement));
+  AddContactFields(system, b, grid);
   return grid;
 }
 

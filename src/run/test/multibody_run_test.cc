@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "analysis/multibody.h"
 #include "core/test/test_paths.h"
@@ -201,6 +203,36 @@ TEST(MultibodyExample, JointModesLowerTheCarPendulumsContactForces) {
   EXPECT_GT(jm.relative, 2.0 * cms.relative);  // the CMS basis locks the sheets together
   EXPECT_GT(jm.dissipation, 0.0);
   EXPECT_GT(cms.dissipation, 0.0);
+}
+
+// The multilayer car pendulum's result files: its deformed sheets per frame carry the
+// contact fields at the slave nodes, and the contact-force norm is a column.
+TEST(MultibodyExample, MultilayerCarPendulumWritesContactFields) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "jointdyn_multibody" / "multilayer";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ifstream in(test_paths::SourceDir() / "examples" / "multibody" /
+                   "car_pendulum_multilayer.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& [from, to] :
+       {std::pair{"t_end: 2.5", "t_end: 0.02"}, std::pair{"frames: 100", "frames: 2"}}) {
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, std::string(from).size(), to);
+  }
+  std::ofstream(dir / "model.yaml") << text;
+  const RunOutcome outcome = RunModelFile(dir / "model.yaml", dir / "out");
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  std::ifstream vtu(dir / "out" / "sheets" / "frame_000002.vtu");
+  const std::string xml((std::istreambuf_iterator<char>(vtu)), std::istreambuf_iterator<char>());
+  for (const char* field : {"\"displacement\"", "\"contact_pressure\"", "\"gap\"", "\"shear\""})
+    EXPECT_NE(xml.find(field), std::string::npos) << field;
+  // The contact forces behind the fields (the arrays are binary): the contact-force norm.
+  const testing::CsvTable csv = testing::ReadCsv(dir / "out" / "multibody.csv");
+  EXPECT_GT(
+      *std::max_element(csv.columns.at("fc_sheets").begin(), csv.columns.at("fc_sheets").end()),
+      1.0);  // [N]
 }
 
 }  // namespace
