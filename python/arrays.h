@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/joints.h"
 #include "core/status.h"
 #include "core/types.h"
 #include "solvers/matrix.h"
@@ -56,6 +57,15 @@ inline py::dict EnergyDict(const time::EnergyBalance& e) {
                   py::arg("law_dissipation") = e.law_dissipation,
                   py::arg("constraint_work") = e.constraint_work,
                   py::arg("numerical_dissipation") = e.numerical_dissipation);
+}
+
+// The state of joints (analysis::JointFigures), keyed as in summary.json.
+inline py::dict JointFiguresDict(const analysis::JointFigures& j) {
+  return py::dict(
+      py::arg("gap_norm_m") = j.gap_norm, py::arg("contact_force_norm_n") = j.force_norm,
+      py::arg("max_pressure_pa") = j.max_pressure, py::arg("normal_force_n") = j.normal_force,
+      py::arg("open_pairs") = j.open_pairs, py::arg("sticking_pairs") = j.sticking_pairs,
+      py::arg("slipping_pairs") = j.slipping_pairs);
 }
 
 inline py::dict StatusDict(const Status& status, double wall_seconds) {

@@ -107,17 +107,15 @@ py::dict StaticArrays(const analysis::StaticOptions&, const analysis::StaticResu
       moment.row(s) = step.reactions[s].moment.transpose();
       point.row(s) = step.reactions[s].point.transpose();
     }
-    const analysis::JointFigures& j = step.joints;
-    steps.append(py::dict(
+    py::dict entry = JointFiguresDict(step.joints);
+    entry.attr("update")(py::dict(
         py::arg("index") = step.index, py::arg("t") = step.t, py::arg("force_n") = Array(force),
         py::arg("moment_nm") = Array(moment), py::arg("about_m") = Array(point),
-        py::arg("bolt_forces_n") = Array(step.bolt_forces), py::arg("gap_norm_m") = j.gap_norm,
-        py::arg("max_pressure_pa") = j.max_pressure, py::arg("normal_force_n") = j.normal_force,
-        py::arg("open_pairs") = j.open_pairs, py::arg("sticking_pairs") = j.sticking_pairs,
-        py::arg("slipping_pairs") = j.slipping_pairs,
+        py::arg("bolt_forces_n") = Array(step.bolt_forces),
         py::arg("newton_iterations") = step.solve.iterations,
         py::arg("factorizations") = step.solve.factorizations,
         py::arg("seconds") = step.solve.seconds));
+    steps.append(entry);
   }
   out["steps"] = steps;
   const int dim = result.model.mesh.dim;

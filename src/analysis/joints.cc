@@ -43,11 +43,12 @@ std::vector<joint::JointOperator> BuildJoints(const fe::FeModel& model,
 
 JointFigures JointFiguresOf(std::span<const joint::JointOperator> joints) {
   JointFigures f;
-  double squares = 0.0;
+  double squares = 0.0, forces = 0.0;
   for (const joint::JointOperator& joint : joints) {
     for (int p = 0; p < joint.num_pairs(); ++p) {
       const joint::PairOutput pair = joint.Output(p);
       squares += pair.gap * pair.gap;
+      forces += std::pow(joint.area()(p), 2) * joint.stresses().segment<3>(3 * p).squaredNorm();
       f.max_pressure = std::max(f.max_pressure, pair.pressure);
       switch (pair.state) {
         case laws::ContactState::kOpen:
@@ -64,6 +65,7 @@ JointFigures JointFiguresOf(std::span<const joint::JointOperator> joints) {
     f.normal_force += joint.NormalForce();
   }
   f.gap_norm = std::sqrt(squares);
+  f.force_norm = std::sqrt(forces);
   return f;
 }
 

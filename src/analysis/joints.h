@@ -48,9 +48,10 @@ std::vector<joint::JointOperator> BuildJoints(const fe::FeModel& model,
 
 // The state of joints (over the pairs of all joints) after their last evaluation.
 struct JointFigures {
-  double gap_norm = 0.0;                                       // ||g||_2 [m]
-  double max_pressure = 0.0;                                   // [Pa]
-  double normal_force = 0.0;                                   // sum A p [N]
+  double gap_norm = 0.0;      // ||g||_2 [m]
+  double force_norm = 0.0;    // ||A_p t_p||_2, the contact-force norm [N] (seed 003 fig. F.8)
+  double max_pressure = 0.0;  // [Pa]
+  double normal_force = 0.0;  // sum A p [N]
   int open_pairs = 0, sticking_pairs = 0, slipping_pairs = 0;  // frictionless closed: slip
 };
 

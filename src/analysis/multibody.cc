@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "analysis/fe_setup.h"
 #include "core/clock.h"
@@ -15,19 +16,13 @@ namespace {
 using mbs::BodyKind;
 using mbs::PlanarSystem;
 
-// The contact-force norm ||A_p t_p||_2 [N] and gap norm ||g||_2 [m] over the pairs of the
-// joints inside flexible body `body` (after the system's last evaluation).
-std::pair<double, double> ContactNorms(const PlanarSystem& system, int body) {
-  double force = 0.0, gap = 0.0;
-  for (size_t k = 0; k < system.flexible_joints().size(); ++k) {
-    if (system.flexible_joint_bodies()[k] != body) continue;
-    const joint::JointOperator& joint = system.flexible_joints()[k];
-    for (int p = 0; p < joint.num_pairs(); ++p) {
-      force += std::pow(joint.area()(p), 2) * joint.stresses().segment<3>(3 * p).squaredNorm();
-      gap += std::pow(joint.kinematics()(3 * p + 2), 2);
-    }
-  }
-  return {std::sqrt(force), std::sqrt(gap)};
+// The state of the joints inside flexible body `body` after the system's last evaluation
+// (its joints are contiguous in the system's list).
+JointFigures FlexibleJointFigures(const PlanarSystem& system, int body) {
+  const std::vector<int>& bodies = system.flexible_joint_bodies();
+  const auto first = std::find(bodies.begin(), bodies.end(), body) - bodies.begin();
+  const auto count = std::count(bodies.begin(), bodies.end(), body);
+  return JointFiguresOf(std::span(system.flexible_joints()).subspan(first, count));
 }
 
 // The row of one observed state (MultibodyOptions::Columns()); `violation` gets max |c|.
@@ -51,8 +46,8 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
     for (const double f : system.JointForces(int(j), q, *record.lambda)) row.push_back(f);
   for (const FlexibleBodyOptions& f : options.flexible) {
     if (f.joints.empty()) continue;
-    const auto [force, gap] = ContactNorms(system, f.body);
-    row.insert(row.end(), {force, gap});
+    const JointFigures figures = FlexibleJointFigures(system, f.body);
+    row.insert(row.end(), {figures.force_norm, figures.gap_norm});
   }
   for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
   for (size_t s = 0; s < model.rotational_springs.size(); ++s)
@@ -283,6 +278,8 @@ MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver&
                       100);
   };
   result.integration = time::Integrate(system, integrator, q, v, record);
+  for (const FlexibleBodyOptions& f : options.flexible)
+    result.flexible_joint_state.push_back(FlexibleJointFigures(system, f.body));
   result.status = result.integration.status;
   result.wall_seconds = Seconds(start);
   return result;

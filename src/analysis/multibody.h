@@ -97,6 +97,9 @@ struct MultibodyResult {
   std::vector<int> flexible_modes;
   std::vector<VecX> flexible_frequencies;
   std::vector<int> flexible_joint_modes;
+  // ... and the state of its joints at the end (pairs open, sticking, slipping, the largest
+  // pressure, the normal force, the gap and contact-force norms).
+  std::vector<JointFigures> flexible_joint_state;
   double initial_correction = 0.0;        // largest change of the initial positions [m or rad]
   double max_constraint_violation = 0.0;  // largest |c| over the samples [m or rad]
   double wall_seconds = 0.0;

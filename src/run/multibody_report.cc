@@ -173,6 +173,7 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
          {"modes", result.flexible_modes[i]},
          {"full", options.flexible[i].full},
          {"joint_modes", result.flexible_joint_modes[i]},
+         {"joints_at_end", JointFiguresSummary(result.flexible_joint_state[i])},
          {"frequencies_hz", std::vector<double>(f.data(), f.data() + f.size())}});
   }
   summary["wall_time_s"] = result.wall_seconds;

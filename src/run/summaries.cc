@@ -114,23 +114,26 @@ nlohmann::json IntegratorCounters(const time::TransientResult& r) {
           {"cpu_seconds", r.cpu_seconds}};
 }
 
+nlohmann::json JointFiguresSummary(const analysis::JointFigures& joints) {
+  return {{"gap_norm_m", joints.gap_norm},           {"contact_force_norm_n", joints.force_norm},
+          {"open_pairs", joints.open_pairs},         {"sticking_pairs", joints.sticking_pairs},
+          {"slipping_pairs", joints.slipping_pairs}, {"max_pressure_pa", joints.max_pressure},
+          {"normal_force_n", joints.normal_force}};
+}
+
 nlohmann::json StaticStateSummary(const std::vector<double>& bolt_forces,
                                   const analysis::JointFigures& joints,
                                   const joint::StaticResult& solve) {
-  return {{"bolt_forces_n", bolt_forces},
-          {"gap_norm_m", joints.gap_norm},
-          {"open_pairs", joints.open_pairs},
-          {"sticking_pairs", joints.sticking_pairs},
-          {"slipping_pairs", joints.slipping_pairs},
-          {"max_pressure_pa", joints.max_pressure},
-          {"normal_force_n", joints.normal_force},
-          {"newton_iterations", solve.iterations},
-          {"increments", solve.load_steps},
-          {"cutbacks", solve.cutbacks},
-          {"factorizations", solve.factorizations},
-          {"reused_factorizations", solve.reused_factorizations},
-          {"residual_norm", solve.residual_norm},
-          {"seconds", solve.seconds}};
+  nlohmann::json summary = JointFiguresSummary(joints);
+  summary.update(nlohmann::json{{"bolt_forces_n", bolt_forces},
+                                {"newton_iterations", solve.iterations},
+                                {"increments", solve.load_steps},
+                                {"cutbacks", solve.cutbacks},
+                                {"factorizations", solve.factorizations},
+                                {"reused_factorizations", solve.reused_factorizations},
+                                {"residual_norm", solve.residual_norm},
+                                {"seconds", solve.seconds}});
+  return summary;
 }
 
 }  // namespace jointdyn::run

@@ -51,6 +51,10 @@ nlohmann::json EnergySummary(const time::EnergyBalance& e, double prescribed_wor
 // jacobian_evaluations, factorizations, post_newton_passes, cpu_seconds.
 nlohmann::json IntegratorCounters(const time::TransientResult& r);
 
+// The state of joints: gap_norm_m, contact_force_norm_n, open_pairs, sticking_pairs,
+// slipping_pairs, max_pressure_pa, normal_force_n.
+nlohmann::json JointFiguresSummary(const analysis::JointFigures& joints);
+
 // A static solution's state (a load step, a preload step): bolt_forces_n, gap_norm_m,
 // open_pairs, sticking_pairs, slipping_pairs, max_pressure_pa, normal_force_n, and the
 // solver's newton_iterations, increments, cutbacks, factorizations, reused_factorizations,

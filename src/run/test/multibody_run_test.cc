@@ -233,6 +233,16 @@ TEST(MultibodyExample, MultilayerCarPendulumWritesContactFields) {
   EXPECT_GT(
       *std::max_element(csv.columns.at("fc_sheets").begin(), csv.columns.at("fc_sheets").end()),
       1.0);  // [N]
+  // The joints' state at the end in summary.json: every pair counted once, the contact-force
+  // norm that of the last sample.
+  std::ifstream summary_file(dir / "out" / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(summary_file);
+  const nlohmann::json& end = summary["flexible_bodies"][0]["joints_at_end"];
+  EXPECT_EQ(end["open_pairs"].get<int>() + end["sticking_pairs"].get<int>() +
+                end["slipping_pairs"].get<int>(),
+            2 * 181);
+  EXPECT_NEAR(end["contact_force_norm_n"].get<double>(), csv.columns.at("fc_sheets").back(),
+              1e-9 * csv.columns.at("fc_sheets").back());
 }
 
 }  // namespace
