@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <span>
 
@@ -37,6 +38,10 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
     const int first = system.CoordinateIndex(int(b), mbs::Coordinate::kX);
     for (int k = 0; k < count; ++k) row.push_back(q(first + k));
     for (int k = 0; k < count; ++k) row.push_back(v(first + k));
+  }
+  for (const ModalOutput& m : options.output.modal) {
+    const int first = system.CoordinateIndex(m.body, mbs::Coordinate::kAngle) + 1;
+    row.insert(row.end(), q.data() + first, q.data() + first + m.count);
   }
   for (const int m : options.output.markers) {
     const Vec2 p = system.MarkerPosition(q, m), w = system.MarkerVelocity(q, v, m);
@@ -196,6 +201,13 @@ void MultibodyOptions::Validate() const {
         model.bodies[flexible[i].body].kind != BodyKind::kFlexible)
       throw InputError("flexible[" + std::to_string(i) + "].body", std::to_string(flexible[i].body),
                        "is no flexible body");
+  for (size_t i = 0; i < output.modal.size(); ++i) {
+    const ModalOutput& m = output.modal[i];
+    if (m.body < 0 || m.body >= int(model.bodies.size()) ||
+        model.bodies[m.body].kind != BodyKind::kFlexible || m.count < 1)
+      throw InputError("output.modal[" + std::to_string(i) + "]", std::to_string(m.body),
+                       "must be a flexible body with a count >= 1");
+  }
   if (!(initial_tolerance > 0.0 && std::isfinite(initial_tolerance)))
     throw InputError("initial_tolerance", FormatValue(initial_tolerance), "must be > 0");
 }
@@ -210,6 +222,9 @@ std::vector<std::string> MultibodyOptions::Columns() const {
       columns.push_back(prefix + b.name);
     }
   }
+  for (const ModalOutput& m : output.modal)
+    for (int k = 1; k <= m.count; ++k)
+      columns.push_back("q" + std::to_string(k) + "_" + model.bodies[m.body].name);
   for (const int m : output.markers)
     for (const char* c : {"px_", "py_", "vx_", "vy_"}) columns.push_back(c + model.markers[m].name);
   for (const mbs::Joint& j : model.joints)
@@ -236,6 +251,8 @@ ColumnQuantity MultibodyColumnQuantity(const std::string& column) {
   for (const char* p : {"x_", "y_", "px_", "py_"})
     if (column.starts_with(p)) return {"position", "m"};
   if (column.starts_with("angle_")) return {"angle", "rad"};
+  if (column.size() > 1 && column[0] == 'q' && std::isdigit(column[1]))
+    return {"elastic coordinate", "kg^0.5 m, or m"};
   if (column.starts_with("omega_")) return {"angular velocity", "rad/s"};
   if (column.starts_with("vx_") || column.starts_with("vy_")) return {"velocity", "m/s"};
   if (column.starts_with("m_")) return {"moment", "N m"};
@@ -252,6 +269,13 @@ MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver&
   const Clock::time_point start = Clock::now();
   MultibodyResult result;
   PlanarSystem system(BuildModel(options, observer, result));
+  for (const ModalOutput& m : options.output.modal) {
+    const mbs::Body& body = system.model().bodies[m.body];
+    if (m.count > body.flexible->modes())
+      throw InputError("output.modal." + body.name, std::to_string(m.count),
+                       "is more than the body's " + std::to_string(body.flexible->modes()) +
+                           " elastic coordinates");
+  }
   result.columns = options.Columns();
   result.coordinates = system.size();
   result.constraints = system.constraint_count();

@@ -21,9 +21,16 @@
 
 namespace jointdyn::analysis {
 
+// A flexible body's first `count` elastic coordinates as columns q1_<body> .. q<count>_<body>.
+struct ModalOutput {
+  int body = 0;  // index in model.bodies (a flexible body)
+  int count = 1;
+};
+
 struct MultibodyOutput {
   std::vector<int> markers;  // marker indices: px_, py_ [m], vx_, vy_ [m/s] columns
-  bool energy = true;        // the energy-balance columns [J]
+  std::vector<ModalOutput> modal;
+  bool energy = true;  // the energy-balance columns [J]
 };
 
 // A flexible body of the model, built when the run starts: its FE model (2D, no supports)
@@ -61,9 +68,10 @@ struct MultibodyOptions {
   // checked once its flexible bodies are built).
   void Validate() const;
   // time; per body x_, y_ [m], angle_ [rad] (rigid), vx_, vy_ [m/s], omega_ [rad/s]
-  // (rigid); per output marker px_, py_, vx_, vy_; per joint its forces on marker b's body
-  // (mbs::JointForceLabels: fx_, fy_ [N], m_ [N m], fn_ [N], f_ [N or N m]); per flexible
-  // body with joints fc_<body>, the contact-force norm ||A_p t_p||_2 over its pairs [N]
+  // (rigid); output.modal's q<k>_<body> (free-free modes: M-orthonormal, kg^0.5 m; unit DOFs
+  // of an unreduced body: m or rad); per output marker px_, py_, vx_, vy_; per joint its forces on
+  // marker b's body (mbs::JointForceLabels: fx_, fy_ [N], m_ [N m], fn_ [N], f_ [N or N m]); per
+  // flexible body with joints fc_<body>, the contact-force norm ||A_p t_p||_2 over its pairs [N]
   // (seed 003 fig. F.8), and gap_<body>, ||g||_2 [m]; f_<spring> [N]
   // and m_<rotational spring> [N m]; with `energy` E_kinetic, E_stored, W_external,
   // W_constraint, D_dampers, D_numerical [J]; c_max, the largest |c| [m or rad].

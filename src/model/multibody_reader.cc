@@ -271,6 +271,15 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
     options.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
     options.output.energy = node->Bool("energy", true);
     file.frames = node->Int("frames", 200, InRange(0, 100000));
+    if (const auto modal = node->OptionalMap("modal")) {
+      const std::vector<std::string> names = NamesOf(options.model.bodies);
+      for (const std::string& name : modal->Keys()) {
+        const int body = Find(*modal, name, name, names, "body of this model");
+        if (options.model.bodies[body].kind != mbs::BodyKind::kFlexible)
+          modal->FailValue(name, name, "is no flexible body (elastic coordinates)");
+        options.output.modal.push_back({body, modal->Int(name, AtLeast(1))});
+      }
+    }
     if (node->Has("markers")) {
       const std::vector<std::string> names = NamesOf(options.model.markers);
       for (const std::string& name : node->Strings("markers"))
