@@ -2,10 +2,10 @@
 """The car pendulum studies of seed 003 section 4.4.1 / appendix F.2 and seed 000 section 6
 (issue 20), on examples/multibody/car_pendulum_multilayer.yaml, in one run:
 
-  convergence  the contact-force norm ||f_c||(t) for g = 0, 5, .., 40 joint modes (force0,
-               linear penalty (A), frictionless; seed 003 fig. F.8, seed 000 fig. 17):
-               its error against the largest g, ||fc_g - fc_ref||_2 / ||fc_ref||_2 over
-               time, and the peak norm;
+  convergence  the contact-force norm ||f_c||(t) for g = 0, 5, .., 40 joint modes and for
+               20 added vibration modes instead (force0, linear penalty (A),
+               frictionless; seed 003 fig. F.8, seed 000 fig. 17): its error against the
+               largest g, ||fc_g - fc_ref||_2 / ||fc_ref||_2 over time, and the peak norm;
   friction     force1 with friction (the example): 20 added vibration modes (v = 25, no
                joint modes) and 20 joint modes against the largest g, the error of the
                relative displacement car - point mass normalized by its mean (seed 000
@@ -24,7 +24,8 @@ The gravity case releases the pendulum from horizontal (the seeds do not give it
 Writes car_pendulum_*.csv, car_pendulum_*.svg and car_pendulum_study.json into OUT and
 prints the figures.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/car_pendulum_joint_modes.py [OUT] [T_SIM]
+    PYTHONPATH=build/python /usr/bin/python3 bench/car_pendulum_joint_modes.py [OUT] [T_SIM] \
+        [convergence,friction,full,laws]
 """
 import copy
 import json
@@ -141,67 +142,63 @@ def plot(path, title, ylabel, curves):
     plt.close(fig)
 
 
-def main():
-    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "out/car_pendulum_study")
-    t_sim = float(sys.argv[2]) if len(sys.argv) > 2 else 2.5
-    out.mkdir(parents=True, exist_ok=True)
+REFERENCE = max(JOINT_MODES)
+CASES = ("force0", "force1", "gravity")
+
+
+def convergence_jobs(t_sim):
     jobs = [(f"convergence g={g}", variant(t_sim, g, normal=LINEAR, friction=False,
                                            case="force0")) for g in JOINT_MODES]
-    reference = max(JOINT_MODES)
-    jobs += [("friction 20 NM", variant(t_sim, 0, vibration_modes=25)),
-             ("friction 20 JM", variant(t_sim, 20)),
-             (f"friction {reference} JM", variant(t_sim, reference))]
-    full = variant(FULL_STEPS * 1e-4, None)
-    jobs.append(("full", full))
-    for case in ("force0", "force1", "gravity"):
-        jobs += [(f"laws {case} {law}", variant(t_sim, 20, normal=normal, friction=False,
-                                                 case=case, adaptive=True))
-                 for law, normal in LAWS.items()]
-    start = time.perf_counter()
-    with multiprocessing.Pool(2) as pool:
-        results = dict(pool.map(run, jobs, chunksize=1))
-    wall = time.perf_counter() - start
-    failed = {k: v["message"] for k, v in results.items() if not v["ok"]}
-    for name, message in failed.items():
-        print(f"FAILED {name}: {message}")
+    return jobs + [("convergence 20 NM", variant(t_sim, 0, vibration_modes=25, normal=LINEAR,
+                                                 friction=False, case="force0"))]
 
-    study = {"t_sim_s": t_sim, "wall_seconds": wall, "failed": failed, "convergence": {},
-             "friction": {}, "laws": {}}
-    ref = results[f"convergence g={reference}"]
+
+def report_convergence(results, t_sim, out):
+    ref = results[f"convergence g={REFERENCE}"]
     print(f"contact-force norm, force0, linear law, frictionless, T = {t_sim} s "
-          f"(error against g = {reference}):")
-    for g in JOINT_MODES:
-        r = results[f"convergence g={g}"]
+          f"(error against g = {REFERENCE}):")
+    study = {}
+    names = [f"convergence g={g}" for g in JOINT_MODES] + ["convergence 20 NM"]
+    for name in names:
+        r = results[name]
         e = relative_error(r["fc"], ref["fc"])
-        study["convergence"][g] = {"modes": r["modes"], "joint_modes": r["joint_modes"],
-                                   "peak_fc_n": max(r["fc"]), "error": e,
-                                   "cpu_seconds": r["cpu_seconds"], "steps": r["steps"]}
-        print(f"  g = {g:2d} ({r['modes']} modes): peak {max(r['fc']):8.2f} N, error "
-              f"{e:.3f}, CPU {r['cpu_seconds']:.1f} s")
+        label = name.split(" ", 1)[1]
+        study[label] = {"modes": r["modes"], "joint_modes": r["joint_modes"],
+                        "peak_fc_n": max(r["fc"]), "error": e, "cpu_seconds": r["cpu_seconds"],
+                        "steps": r["steps"]}
+        print(f"  {label:6s} ({r['modes']} modes): peak {max(r['fc']):8.2f} N, error {e:.3f}, "
+              f"CPU {r['cpu_seconds']:.1f} s")
     plot(out / "car_pendulum_convergence.svg",
          "Contact-force norm for g joint modes (force0, linear penalty)", "||f_c|| [N]",
-         {f"g = {g}": (results[f"convergence g={g}"]["time"], results[f"convergence g={g}"]["fc"])
-          for g in JOINT_MODES})
+         {name.split(" ", 1)[1]: (results[name]["time"], results[name]["fc"]) for name in names})
+    return study
 
-    ref = results[f"friction {reference} JM"]
+
+def friction_jobs(t_sim):
+    return [("friction 20 NM", variant(t_sim, 0, vibration_modes=25)),
+            ("friction 20 JM", variant(t_sim, 20)),
+            (f"friction {REFERENCE} JM", variant(t_sim, REFERENCE))]
+
+
+def report_friction(results, t_sim, out):
+    ref = results[f"friction {REFERENCE} JM"]
     mean = abs(np.mean(ref["relative"]))
     print(f"friction (force1, mu = 0.15), error of car - point mass / |mean| = {mean:.3e} m "
-          f"(seed 000 eq. 42, against {reference} joint modes):")
-    curves = {}
+          f"(seed 000 eq. 42, against {REFERENCE} joint modes):")
+    study, curves = {}, {}
     for name in ("friction 20 NM", "friction 20 JM"):
         r = results[name]
         n = min(len(r["relative"]), len(ref["relative"]))
         eps = (np.asarray(ref["relative"][:n]) - np.asarray(r["relative"][:n])) / mean
         curves[name.split(" ", 1)[1]] = (r["time"][:n], eps)
-        study["friction"][name] = {"max_error": float(np.max(np.abs(eps))),
-                                   "rms_error": float(np.sqrt(np.mean(eps ** 2))),
-                                   "cpu_seconds": r["cpu_seconds"],
-                                   "law_dissipation_j": r["law_dissipation"]}
-        print(f"  {name}: max |eps| {np.max(np.abs(eps)):.3f}, rms {np.sqrt(np.mean(eps**2)):.3f}, "
-              f"CPU {r['cpu_seconds']:.1f} s")
-    nm, jm = study["friction"]["friction 20 NM"], study["friction"]["friction 20 JM"]
-    study["friction"]["ratio_nm_to_jm_max"] = nm["max_error"] / jm["max_error"]
-    print(f"  20 NM / 20 JM: max error ratio {nm['max_error'] / jm['max_error']:.2f} "
+        study[name] = {"max_error": float(np.max(np.abs(eps))),
+                       "rms_error": float(np.sqrt(np.mean(eps ** 2))),
+                       "cpu_seconds": r["cpu_seconds"], "law_dissipation_j": r["law_dissipation"]}
+        print(f"  {name}: max |eps| {study[name]['max_error']:.3f}, rms "
+              f"{study[name]['rms_error']:.3f}, CPU {r['cpu_seconds']:.1f} s")
+    study["ratio_nm_to_jm_max"] = (study["friction 20 NM"]["max_error"] /
+                                   study["friction 20 JM"]["max_error"])
+    print(f"  20 NM / 20 JM: max error ratio {study['ratio_nm_to_jm_max']:.2f} "
           f"(seed: up to about 3)")
     plot(out / "car_pendulum_friction_error.svg",
          "Error of car - point mass, force1 with friction (seed 000 eq. 42)", "epsilon [-]",
@@ -209,24 +206,42 @@ def main():
     plot(out / "car_pendulum_friction.svg", "Car - point mass, force1 with friction",
          "x_car - x_point_mass [m]",
          {name: (results[name]["time"], results[name]["relative"])
-          for name in ("friction 20 NM", "friction 20 JM", f"friction {reference} JM")})
+          for name in ("friction 20 NM", "friction 20 JM", f"friction {REFERENCE} JM")})
+    return study
 
+
+def full_jobs(t_sim):
+    return [("full", variant(FULL_STEPS * 1e-4, None))]
+
+
+def report_full(results, t_sim, out):
     r = results["full"]
     full_step = r["cpu_seconds"] / max(r["steps"], 1)
-    study["full"] = {"coordinates": r["modes"], "steps": r["steps"], "cpu_seconds": r["cpu_seconds"],
-                     "step_cpu_seconds": full_step}
+    study = {"coordinates": r["modes"], "steps": r["steps"], "cpu_seconds": r["cpu_seconds"],
+             "step_cpu_seconds": full_step}
     print(f"unreduced body ({r['modes']} elastic coordinates, dense), friction case, "
           f"{r['steps']} steps: {full_step:.2f} s CPU per step")
-    for name in ("friction 20 JM", f"friction {reference} JM"):
+    for name in ("friction 20 JM", f"friction {REFERENCE} JM"):
+        if name not in results:
+            continue
         reduced = results[name]
         step = reduced["cpu_seconds"] / reduced["steps"]
-        study["full"][name] = {"step_cpu_seconds": step, "percent_of_full": 100 * step / full_step}
+        study[name] = {"step_cpu_seconds": step, "percent_of_full": 100 * step / full_step}
         print(f"  {name}: {1e3 * step:.2f} ms per step = {100 * step / full_step:.4f} % of the "
               f"unreduced body's (seed: 0.2 % with g = 60)")
+    return study
 
+
+def laws_jobs(t_sim):
+    return [(f"laws {case} {law}", variant(t_sim, 20, normal=normal, friction=False, case=case,
+                                           adaptive=True))
+            for case in CASES for law, normal in LAWS.items()]
+
+
+def report_laws(results, t_sim, out):
     print("contact laws (frictionless, 20 joint modes, adaptive steps), relative to (A):")
     rows = []
-    for case in ("force0", "force1", "gravity"):
+    for case in CASES:
         base = results[f"laws {case} A linear"]
         for law in LAWS:
             r = results[f"laws {case} {law}"]
@@ -241,7 +256,6 @@ def main():
                   f"{row['steps_pct']:6.1f} %  Jacobians {row['factorizations_pct']:6.1f} %  "
                   f"({r['cpu_seconds']:.2f} s, {r['steps']} steps, peak ||f_c|| "
                   f"{row['peak_fc_n']:.1f} N)")
-    study["laws"] = rows
     with open(out / "car_pendulum_laws.csv", "w") as f:
         f.write("case,law,cpu_pct,steps_pct,factorizations_pct,cpu_seconds,steps,"
                 "factorizations,peak_fc_n\n")
@@ -249,8 +263,13 @@ def main():
             f.write(f"{r['case']},{r['law']},{r['cpu_pct']:.2f},{r['steps_pct']:.2f},"
                     f"{r['factorizations_pct']:.2f},{r['cpu_seconds']:.4f},{r['steps']},"
                     f"{r['factorizations']},{r['peak_fc_n']:.4f}\n")
+    plot_laws(rows, out / "car_pendulum_laws.svg")
+    return rows
+
+
+def plot_laws(rows, path):
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.5), sharey=True)
-    for ax, case in zip(axes, ("force0", "force1", "gravity")):
+    for ax, case in zip(axes, CASES):
         case_rows = [r for r in rows if r["case"] == case]
         x = np.arange(len(case_rows))
         for k, (key, label) in enumerate((("cpu_pct", "CPU time"), ("steps_pct", "steps"),
@@ -263,8 +282,37 @@ def main():
     axes[0].legend()
     fig.suptitle("Numerical efficiency of the contact laws (seed 003 fig. 4.34)")
     fig.tight_layout()
-    fig.savefig(out / "car_pendulum_laws.svg")
+    fig.savefig(path)
     plt.close(fig)
+
+
+STUDIES = {"convergence": (convergence_jobs, report_convergence),
+           "friction": (friction_jobs, report_friction),
+           "full": (full_jobs, report_full),
+           "laws": (laws_jobs, report_laws)}
+
+
+def main():
+    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "out/car_pendulum_study")
+    t_sim = float(sys.argv[2]) if len(sys.argv) > 2 else 2.5
+    chosen = sys.argv[3].split(",") if len(sys.argv) > 3 else list(STUDIES)
+    unknown = [name for name in chosen if name not in STUDIES]
+    if unknown:
+        print(f"unknown studies {unknown}; choose from {list(STUDIES)}")
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [job for name in chosen for job in STUDIES[name][0](t_sim)]
+    start = time.perf_counter()
+    with multiprocessing.Pool(2) as pool:
+        results = dict(pool.map(run, jobs, chunksize=1))
+    wall = time.perf_counter() - start
+    failed = {k: v["message"] for k, v in results.items() if not v["ok"]}
+    for name, message in failed.items():
+        print(f"FAILED {name}: {message}")
+    study = {"t_sim_s": t_sim, "wall_seconds": wall, "failed": failed}
+    if not failed:
+        for name in chosen:
+            study[name] = STUDIES[name][1](results, t_sim, out)
     with open(out / "car_pendulum_study.json", "w") as f:
         json.dump(study, f, indent=1)
     print(f"{len(jobs)} runs in {wall:.0f} s; results in {out}")
