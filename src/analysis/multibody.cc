@@ -112,7 +112,7 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
                          const std::string& key, Observer& observer) {
   BodyBasis result;
   if (f.full) {
-    result.elastic = mbs::UnitDofBasis(fe, f.cms.boundary.front());
+    Locate(key, [&] { result.elastic = mbs::UnitDofBasis(fe, f.cms.boundary.front()); });
     return result;
   }
   const solvers::SparseMatrix k = fe.ReducedStiffness(), m = fe.ReducedMass();

@@ -117,7 +117,13 @@ FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const MatX
 reduction::ReductionBasis UnitDofBasis(const fe::FeModel& model, const std::string& frame) {
   const fe::DofMap& dofs = *model.dofs;
   std::vector<int> fixed;
-  for (const int c : {0, 1, 5}) fixed.push_back(dofs.FreeIndex(dofs.ReferenceDof(frame, c)));
+  for (const int c : {0, 1, 5}) {
+    fixed.push_back(dofs.FreeIndex(dofs.ReferenceDof(frame, c)));
+    if (fixed.back() < 0)
+      throw InputError("interface", frame,
+                       "the frame node of an unreduced body needs independent ux, uy and rz "
+                       "(the reference node of a rigid coupling, not supported)");
+  }
   const int n = dofs.num_free_dofs();
   reduction::ReductionBasis basis;
   basis.vectors = MatX::Zero(n, n - 3);
