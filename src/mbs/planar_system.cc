@@ -207,6 +207,9 @@ PlanarSystem::PlanarSystem(PlanarModel model) : model_(std::move(model)) {
     first_.push_back(size_);
     size_ += b.coordinates();
     mass_varies_ = mass_varies_ || b.kind == BodyKind::kFlexible;
+    flexible_gravity_ =
+        flexible_gravity_ || (b.kind == BodyKind::kFlexible && model_.gravity != Vec2::Zero() &&
+                              !b.flexible->inertia.s_f.isZero(0.0));
   }
   units_ = VecX::Ones(size_);
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
@@ -385,7 +388,36 @@ Status PlanarSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix*
     ScatterVector(local, local.Gradient(work), 1.0, f);
     if (tangent) ScatterMatrix(local, local.Hessian(work), 1.0, tangent->dense());
   }
+  AddFlexibleGravity(q, f, tangent);
   return Status::Ok();
+}
+
+// Gravity on the elastic coordinates of a flexible body whose basis moves its centre of mass
+// (S_f != 0: an unreduced body's frame fixed to a node; free-free modes have S_f = 0): with
+// the frame at the centre of mass, V = -m g' R - g' A(theta) S_f zeta, so beyond m g on R
+//   Q_theta = g' A S S_f zeta,  Q_zeta = S_f' A' g,
+// with dQ_theta/dtheta = -g' A S_f zeta, dQ_theta/dzeta = g' A S S_f, dQ_zeta/dtheta =
+// S_f' (A S)' g (S the rotation by 90 degrees, dA/dtheta = A S).
+void PlanarSystem::AddFlexibleGravity(const VecX& q, VecX& f, Matrix* tangent) const {
+  if (model_.gravity == Vec2::Zero()) return;
+  const Mat2 s = (Mat2() << 0.0, -1.0, 1.0, 0.0).finished();
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    if (body.kind != BodyKind::kFlexible || body.flexible->inertia.s_f.isZero(0.0)) continue;
+    const MatX& s_f = body.flexible->inertia.s_f;
+    const int angle = first_[b] + 2, n = body.flexible->modes();
+    const double c = std::cos(q(angle)), sn = std::sin(q(angle));
+    const Mat2 a = (Mat2() << c, -sn, sn, c).finished();
+    const Vec2 g = model_.gravity;
+    const VecX s_f_zeta = s_f * q.segment(angle + 1, n);
+    f(angle) += g.dot(a * s * s_f_zeta);
+    f.segment(angle + 1, n) += s_f.transpose() * (a.transpose() * g);
+    if (!tangent) continue;
+    MatX& t = tangent->dense();
+    t(angle, angle) -= g.dot(a * s_f_zeta);
+    t.block(angle, angle + 1, 1, n) += (g.transpose() * a * s * s_f);
+    t.block(angle + 1, angle, n, 1) += s_f.transpose() * ((a * s).transpose() * g);
+  }
 }
 
 Status PlanarSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {

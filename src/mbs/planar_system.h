@@ -41,7 +41,9 @@ class PlanarSystem final : public time::SecondOrderSystem {
   bool mass_varies() const override { return mass_varies_; }
   Status Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass, Matrix* d_dq,
                  Matrix* d_dv) override;
-  bool has_configuration_loads() const override { return !model_.loads.empty(); }
+  bool has_configuration_loads() const override {
+    return !model_.loads.empty() || flexible_gravity_;
+  }
   Status ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) override;
   void Commit() override;
   double StoredEnergy() const override { return stored_energy_; }
@@ -84,9 +86,11 @@ class PlanarSystem final : public time::SecondOrderSystem {
   VecX InitialState(bool rates) const;
   Status AddFlexibleForces(const time::StepPoint& point, VecX& f, Matrix* stiffness,
                            Matrix* damping_tangent);
+  void AddFlexibleGravity(const VecX& q, VecX& f, Matrix* tangent) const;
 
   PlanarModel model_;
   bool mass_varies_ = false;
+  bool flexible_gravity_ = false;  // gravity acts on a flexible body's elastic coordinates
   // The flexible bodies' joints (this system's copies) and their bodies.
   std::vector<joint::JointOperator> joints_;
   std::vector<int> joint_bodies_;
