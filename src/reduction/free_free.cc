@@ -88,7 +88,10 @@ FreeFreeResult OrthogonalizeToFreeFree(const ReductionBasis& basis, const MatX& 
     result.status = Status::Failure(
         "free-free orthogonalization: eigenvalue " + FormatValue(lambda(r)) +
         " <= 0 of the reduced stiffness is not separated from the elastic ones by rigid_ratio " +
-        FormatValue(options.rigid_ratio) + " (K not positive semidefinite, or no elastic mode)");
+        FormatValue(options.rigid_ratio) +
+        " (K not positive semidefinite, or no elastic mode; or a free structure whose first "
+        "elastic frequency is so low that the rigid-body eigenvalues' rounding exceeds "
+        "rigid_ratio times it: raise rigid_ratio, e.g. to 1e-4)");
     return result;
   }
   result.rigid_modes = r;
