@@ -123,8 +123,10 @@ py::dict TransientArrays(const analysis::TransientOptions&,
 }
 
 // analysis: multibody: the samples of multibody.csv, coordinates and constraints, the
-// initial correction and the largest constraint violation [m or rad]; per flexible body its
-// name, joint modes and the free-free frequencies of its basis [Hz] (`flexible_bodies`).
+// initial correction and the largest constraint violation [m or rad]; per flexible body
+// (`flexible_bodies`) its name, elastic coordinates (`modes`), joint modes, the state of its
+// joints at the end (`joints_at_end`, as in summary.json) and the free-free frequencies of
+// its basis [Hz].
 py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
                          const analysis::MultibodyResult& result) {
   py::dict out = SampleArrays(result.columns, result.rows, result.integration,

@@ -251,7 +251,7 @@ ColumnQuantity MultibodyColumnQuantity(const std::string& column) {
   for (const char* p : {"x_", "y_", "px_", "py_"})
     if (column.starts_with(p)) return {"position", "m"};
   if (column.starts_with("angle_")) return {"angle", "rad"};
-  if (column.size() > 1 && column[0] == 'q' && std::isdigit(column[1]))
+  if (column.size() > 1 && column[0] == 'q' && std::isdigit(static_cast<unsigned char>(column[1])))
     return {"elastic coordinate", "kg^0.5 m, or m"};
   if (column.starts_with("omega_")) return {"angular velocity", "rad/s"};
   if (column.starts_with("vx_") || column.starts_with("vy_")) return {"velocity", "m/s"};
