@@ -146,6 +146,7 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
     bodies.append(body);
   }
   out["flexible_bodies"] = bodies;
+  out["warnings"] = result.warnings;
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <span>
 
 #include "analysis/fe_setup.h"
@@ -264,6 +265,17 @@ ColumnQuantity MultibodyColumnQuantity(const std::string& column) {
   return {"energy", "J"};
 }
 
+std::string EnergyGainWarning(const time::EnergyBalance& e, double t) {
+  const double scale = std::max({std::abs(e.external_work), e.kinetic + e.stored, 1e-12});
+  if (!(e.law_dissipation < -1e-3 * scale)) return "";
+  char figures[96];
+  std::snprintf(figures, sizeof figures, "%.3g J by t = %.6g s (%.2g %% of the energy)",
+                -e.law_dissipation, t, -100.0 * e.law_dissipation / scale);
+  return std::string("the springs, dampers and joint laws gained ") + figures +
+         ": a numerical instability of stiff contact is building up; use more numerical damping "
+         "(integrator.alpha = -0.3) or smaller steps";
+}
+
 MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer) {
   options.Validate();
   const Clock::time_point start = Clock::now();
@@ -294,6 +306,11 @@ MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver&
   const double span = integrator.t_end - integrator.t_start;
   observer.Progress("time integration, % of t_end", 0, 100);
   const auto record = [&](const time::StepRecord& step) {
+    if (result.warnings.empty() && step.energy)
+      if (std::string warning = EnergyGainWarning(*step.energy, step.t); !warning.empty()) {
+        observer.Note(warning);
+        result.warnings.push_back(std::move(warning));
+      }
     result.rows.push_back(Row(options, system, step, result.max_constraint_violation));
     observer.Sample(result.rows.back());
     observer.Configuration(step.t, system, *step.q);

@@ -108,10 +108,18 @@ struct MultibodyResult {
   // ... and the state of its joints at the end (pairs open, sticking, slipping, the largest
   // pressure, the normal force, the gap and contact-force norms).
   std::vector<JointFigures> flexible_joint_state;
+  // Warnings of the run (EnergyGainWarning), also given to the observer as notes.
+  std::vector<std::string> warnings;
   double initial_correction = 0.0;        // largest change of the initial positions [m or rad]
   double max_constraint_violation = 0.0;  // largest |c| over the samples [m or rad]
   double wall_seconds = 0.0;
 };
+
+// A warning when the dissipation of the springs, dampers and joint laws has turned negative
+// beyond 0.1 % of the energy at time t [s] (they gained energy: a numerical instability of
+// stiff contact with little numerical damping building up, which ends in a blow-up); empty
+// otherwise.
+std::string EnergyGainWarning(const time::EnergyBalance& energy, double t);
 
 // Progress: the flexible bodies' FE models and reductions, then "time integration" in
 // percent of t_end.

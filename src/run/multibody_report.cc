@@ -176,6 +176,7 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
          {"joints_at_end", JointFiguresSummary(result.flexible_joint_state[i])},
          {"frequencies_hz", std::vector<double>(f.data(), f.data() + f.size())}});
   }
+  summary["warnings"] = result.warnings;
   summary["wall_time_s"] = result.wall_seconds;
   return WriteSummary(folder_, std::move(summary), result.status);
 }
