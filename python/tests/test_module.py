@@ -230,6 +230,28 @@ def test_multibody_arrays_are_the_csv(tmp_path):
     assert abs(e["constraint_work"] + e["external_work"] - e["kinetic"] - e["numerical_dissipation"]) < 1e-9
 
 
+def test_flexible_bodies_are_the_summarys(tmp_path):
+    # The flexible car pendulum over 0.05 s from a dict: its flexible body's figures (elastic
+    # coordinates, joint modes, free-free frequencies, warnings) equal summary.json's, and the
+    # elastic coordinates asked for in output.modal are columns.
+    spec = yaml.safe_load((SOURCE / "examples/multibody/flexible_car_pendulum.yaml").read_text())
+    spec["integrator"]["t_end"] = 0.05
+    spec["output"]["frames"] = 0
+    model = jointdyn.Model(spec, name="flexible_car_pendulum")
+    jointdyn.run(model, str(tmp_path))
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    body, expected = result["flexible_bodies"][0], summary["flexible_bodies"][0]
+    assert body["name"] == expected["name"] == "strip"
+    assert body["modes"] == expected["modes"] == 8
+    assert body["joint_modes"] == expected["joint_modes"] == 0
+    assert np.array_equal(body["frequencies_hz"], expected["frequencies_hz"])
+    assert result["warnings"] == summary["warnings"] == []
+    assert [c for c in result["columns"] if c.endswith("_strip") and c[0] == "q"] == [
+        f"q{k}_strip" for k in range(1, 9)]
+
+
 def test_harmonic_arrays_give_the_frequency_response(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/harmonic/jenkins_sdof.yaml"))
     jointdyn.run(model, str(tmp_path))
