@@ -65,6 +65,35 @@ TEST(StepControl, StepsTooLongForTheSystemAreCutAndRetried) {
   EXPECT_NEAR(q_cut(0), q_reference(0), 1e-12);
 }
 
+// Many cut steps in a grid interval accumulate rounding in t: the last one must not leave a
+// sliver (1e-13 s) to the grid point, whose Newton matrix (mass / dt^2) is singular to
+// rounding: the multilayer car pendulum with 60 joint modes failed so at t = 1.7755 s.
+TEST(StepControl, CutStepsLeaveNoSliverBeforeTheGridPoint) {
+  // A 10 kHz oscillator: its Newton steps resolve the cut steps (omega dt >= 1e-3; a slower
+  // one's increments fall below the rounding of q).
+  LinearSystem system(MatX::Ones(1, 1), MatX::Zero(1, 1),
+                      MatX::Constant(1, 1, std::pow(20000.0 * kPi, 2)));
+  const double dt = 1e-4;
+  const double t_start = 1000.0;               // where t's rounding (1.1e-13 s) adds up fast
+  system.fail = [&](const StepPoint& point) {  // not the initial evaluation
+    if (point.t > t_start && point.dt > dt / 2000.0) return Status::Failure("increment too long");
+    return Status::Ok();
+  };
+  IntegratorOptions options = FixedSteps(dt);
+  options.t_start = t_start;
+  options.t_end = t_start + 4 * dt;
+  std::vector<double> times;
+  const TransientResult result = Integrate(system, options, VecX::Ones(1), VecX::Zero(1),
+                                           [&](const StepRecord& r) { times.push_back(r.t); });
+  ASSERT_TRUE(result.status) << result.status.message;
+  double shortest = dt;
+  for (size_t i = 1; i < times.size(); ++i) shortest = std::min(shortest, times[i] - times[i - 1]);
+  std::printf("cut steps: %d accepted, shortest %.3e s (dt / 2048 = %.3e s)\n",
+              result.accepted_steps, shortest, dt / 2048.0);
+  EXPECT_GT(shortest, 0.4 * dt / 2048.0);  // the last two share the remainder
+  EXPECT_EQ(result.t_reached, options.t_end);
+}
+
 TEST(StepControl, FailureAfterMaxCutsNamesTimeStepAndCause) {
   LinearSystem system = Oscillator();
   system.fail = [](const StepPoint& point) {
