@@ -85,8 +85,9 @@ def variant(t_sim, joint_modes, vibration_modes=5, normal=None, friction=True, c
         for key in ("vibration_modes", "rigid_ratio", "joint_modes"):
             body.pop(key)
         body["full"] = True
-    elif joint_modes:
+    elif joint_modes:  # TVDs of the normal stiffness (the seed's), or also the tangential
         body["joint_modes"]["modes"] = joint_modes
+        body["joint_modes"].pop("tangential_stiffness", None)
         if tangential:
             body["joint_modes"]["tangential_stiffness"] = tangential
     else:
