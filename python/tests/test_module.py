@@ -204,14 +204,21 @@ def test_transient_arrays_are_the_csv(tmp_path):
     assert result["accepted_steps"] == summary["accepted_steps"]
 
 
+def shortened_multibody(name, t_end, out):
+    """The multibody example `name` from a dict, over [0, t_end] without frames, run into
+    `out` (its files) and returned as a Model."""
+    spec = yaml.safe_load((SOURCE / f"examples/multibody/{name}.yaml").read_text())
+    spec["integrator"]["t_end"] = t_end
+    spec["output"]["frames"] = 0
+    model = jointdyn.Model(spec, name=name)
+    jointdyn.run(model, str(out))
+    return model
+
+
 def test_multibody_arrays_are_the_csv(tmp_path):
     # A slider-crank from a dict: the samples equal multibody.csv, the slider follows the
     # closed form, and the constraint work is the driver's (gravity's work aside).
-    spec = yaml.safe_load((SOURCE / "examples/multibody/slider_crank.yaml").read_text())
-    spec["integrator"]["t_end"] = 0.6
-    spec["output"]["frames"] = 0
-    model = jointdyn.Model(spec, name="slider_crank")
-    jointdyn.run(model, str(tmp_path))
+    model = shortened_multibody("slider_crank", 0.6, tmp_path)
     header = (tmp_path / "multibody.csv").read_text().splitlines()[0].split(",")
     csv = np.loadtxt(tmp_path / "multibody.csv", delimiter=",", skiprows=1)
     events = []
@@ -234,11 +241,7 @@ def test_flexible_bodies_are_the_summarys(tmp_path):
     # The flexible car pendulum over 0.05 s from a dict: its flexible body's figures (elastic
     # coordinates, joint modes, free-free frequencies, warnings) equal summary.json's, and the
     # elastic coordinates asked for in output.modal are columns.
-    spec = yaml.safe_load((SOURCE / "examples/multibody/flexible_car_pendulum.yaml").read_text())
-    spec["integrator"]["t_end"] = 0.05
-    spec["output"]["frames"] = 0
-    model = jointdyn.Model(spec, name="flexible_car_pendulum")
-    jointdyn.run(model, str(tmp_path))
+    model = shortened_multibody("flexible_car_pendulum", 0.05, tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text())
     result = jointdyn.analyze(model)
     assert result["ok"], result["message"]

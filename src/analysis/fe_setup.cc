@@ -20,11 +20,11 @@ fe::FeModel BuildModel(const fe::FeModelSpec& spec, Observer& observer) {
 
 std::vector<reduction::BoundaryDof> BoundaryDofs(const fe::FeModel& model,
                                                  const std::vector<std::string>& names,
-                                                 int vibration_modes,
-                                                 const std::string& reduction) {
+                                                 int vibration_modes, const std::string& reduction,
+                                                 const std::string& names_key) {
   std::vector<reduction::BoundaryDof> boundary;
   try {
-    boundary = reduction::ReferenceNodeBoundary(*model.dofs, names);
+    boundary = reduction::ReferenceNodeBoundary(*model.dofs, names, names_key);
   } catch (const InputError& error) {
     throw error.Located("", 0, reduction);
   }

@@ -18,13 +18,14 @@ namespace jointdyn::analysis {
 fe::FeModel BuildModel(const fe::FeModelSpec& spec, Observer& observer);
 
 // The boundary DOFs of the reference nodes `names` (reduction::ReferenceNodeBoundary), with
-// its InputError at `key` ("reduction.boundary"), and the check that `vibration_modes`
-// fixed-interface modes are fewer than the interior DOFs (InputError at
+// its InputError at "<reduction>.<names_key>" ("reduction.boundary"), and the check that
+// `vibration_modes` fixed-interface modes are fewer than the interior DOFs (InputError at
 // "<reduction>.vibration_modes", `reduction` the key of the mapping, e.g. "reduction").
 std::vector<reduction::BoundaryDof> BoundaryDofs(const fe::FeModel& model,
                                                  const std::vector<std::string>& names,
                                                  int vibration_modes,
-                                                 const std::string& reduction = "reduction");
+                                                 const std::string& reduction = "reduction",
+                                                 const std::string& names_key = "boundary");
 
 // Throws InputError at `key` (value `count`) when an eigen solve for `count` modes of `free`
 // DOFs needs more memory than the machine has: the Lanczos basis of 2 count + 1 vectors

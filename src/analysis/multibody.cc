@@ -118,15 +118,8 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
   }
   const solvers::SparseMatrix k = fe.ReducedStiffness(), m = fe.ReducedMass();
   const int v = f.cms.vibration_modes;
-  std::vector<reduction::BoundaryDof> boundary;
-  try {
-    boundary = BoundaryDofs(fe, f.cms.boundary, v, key);
-  } catch (const InputError& error) {  // boundary[i]: the body's interface[i]
-    if (!error.where().starts_with(key + ".boundary")) throw;
-    throw InputError(key + ".interface" + error.where().substr(key.size() + 9), error.value(),
-                     error.rule());
-  }
-  const CmsBasis cms = BuildCmsBasis(k, m, boundary, v, v, f.cms.free_free, observer);
+  const CmsBasis cms = BuildCmsBasis(k, m, BoundaryDofs(fe, f.cms.boundary, v, key, "interface"), v,
+                                     v, f.cms.free_free, observer);
   reduction::FreeFreeResult ff = cms.cms;
   if (cms.status && f.joint_modes) {
     const JointModeSpec& spec = *f.joint_modes;

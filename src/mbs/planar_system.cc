@@ -406,8 +406,7 @@ void PlanarSystem::AddFlexibleGravity(const VecX& q, VecX& f, Matrix* tangent) c
     if (body.kind != BodyKind::kFlexible || body.flexible->inertia.s_f.isZero(0.0)) continue;
     const MatX& s_f = body.flexible->inertia.s_f;
     const int angle = first_[b] + 2, n = body.flexible->modes();
-    const double c = std::cos(q(angle)), sn = std::sin(q(angle));
-    const Mat2 a = (Mat2() << c, -sn, sn, c).finished();
+    const Mat2 a = Eigen::Rotation2Dd(q(angle)).toRotationMatrix();
     const Vec2 g = model_.gravity;
     const VecX s_f_zeta = s_f * q.segment(angle + 1, n);
     f(angle) += g.dot(a * s * s_f_zeta);

@@ -55,13 +55,14 @@ SparseMatrix PrincipalBlock(const SparseMatrix& a, const std::vector<int>& rows)
 }
 
 std::vector<BoundaryDof> ReferenceNodeBoundary(const fe::DofMap& dofs,
-                                               const std::vector<std::string>& reference_nodes) {
+                                               const std::vector<std::string>& reference_nodes,
+                                               const std::string& names_key) {
   static constexpr const char* kComponents[6] = {"ux", "uy", "uz", "rx", "ry", "rz"};
   std::vector<BoundaryDof> boundary;
   std::set<std::string> seen;
   for (std::size_t k = 0; k < reference_nodes.size(); ++k) {
     const std::string& name = reference_nodes[k];
-    const std::string key = "boundary[" + std::to_string(k) + "]";
+    const std::string key = names_key + "[" + std::to_string(k) + "]";
     if (!seen.insert(name).second) throw InputError(key, name, "is listed twice");
     int first_dof = 0;
     try {

@@ -35,12 +35,13 @@ struct BoundaryDof {
 
 // The independent DOFs of the named reference nodes as boundary DOFs, in the order given,
 // components ux, uy, uz, rx, ry, rz of each (named "<node>.ux" ..). Supported components
-// are fixed and are skipped. Throws InputError ("reduction.boundary[1] = tip: ...") for an
-// unknown or repeated name, and for a reference node without an independent DOF (fully
-// supported, or the reference node of a distributing coupling, whose DOFs depend on its
-// face: couple the face rigidly to make the node a boundary node).
+// are fixed and are skipped. Throws InputError ("<key>[1] = tip: ...", key "boundary" by
+// default) for an unknown or repeated name, and for a reference node without an independent
+// DOF (fully supported, or the reference node of a distributing coupling, whose DOFs depend
+// on its face: couple the face rigidly to make the node a boundary node).
 std::vector<BoundaryDof> ReferenceNodeBoundary(const fe::DofMap& dofs,
-                                               const std::vector<std::string>& reference_nodes);
+                                               const std::vector<std::string>& reference_nodes,
+                                               const std::string& key = "boundary");
 
 struct CraigBamptonOptions {
   int fixed_interface_modes = 10;   // v, >= 0 (0: static (Guyan) constraint modes only)

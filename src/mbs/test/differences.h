@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/types.h"
+#include "time/second_order_system.h"
 
 namespace jointdyn::mbs::testing {
 
@@ -16,6 +17,15 @@ MatX Differences(const F& f, const VecX& x, double h) {
     d.col(j) = (f(plus) - f(minus)) / (2 * h);
   }
   return d;
+}
+
+// x -> c(t, x), the constraints of `system` at time t, for Differences.
+inline auto ConstraintsAt(time::SecondOrderSystem& system, double t) {
+  return [&system, t](const VecX& x) {
+    VecX c(system.constraint_count());
+    system.Constraints(t, x, c, nullptr);
+    return c;
+  };
 }
 
 }  // namespace jointdyn::mbs::testing

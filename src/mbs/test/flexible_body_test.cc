@@ -334,11 +334,7 @@ TEST(FlexibleBody, DerivativesMatchCentralDifferences) {
   VecX q = system.InitialPositions(), v = VecX::LinSpaced(n, -0.5, 0.7);
   q.segment(3, 4) << 1e-3, -2e-3, 5e-4, 1e-3;  // deformed
   const double t = 0.1, h = 1e-6;
-  const auto c_of = [&](const VecX& x) {
-    VecX c(rows);
-    system.Constraints(t, x, c, nullptr);
-    return c;
-  };
+  const auto c_of = testing::ConstraintsAt(system, t);
   VecX c(rows);
   SparseMatrix cq;
   system.Constraints(t, q, c, &cq);

@@ -63,6 +63,7 @@ PlanarModel EveryElement() {
   return m;
 }
 
+using testing::ConstraintsAt;
 using testing::Differences;
 
 TEST(PlanarSystem, DerivativesMatchCentralDifferences) {
@@ -73,11 +74,7 @@ TEST(PlanarSystem, DerivativesMatchCentralDifferences) {
   const double t = 0.13, h = 1e-6;
   const VecX q = system.InitialPositions();
   const VecX v = system.InitialVelocities();
-  const auto c_of = [&](const VecX& x) {
-    VecX c(m);
-    system.Constraints(t, x, c, nullptr);
-    return c;
-  };
+  const auto c_of = ConstraintsAt(system, t);
   VecX c(m);
   SparseMatrix cq;
   system.Constraints(t, q, c, &cq);
