@@ -5,7 +5,8 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "mbs/jet.h"
+#include "mbs/consistent_state.h"
+#include "mbs/local.h"
 
 namespace jointdyn::mbs {
 namespace {
@@ -19,21 +20,8 @@ namespace {
 constexpr int kSlot = 6;
 constexpr int kIntermediate = 2 * kSlot;
 using J = Jet<kIntermediate>;
-using IntermediateVector = J::Gradient;
 
-// The element's coordinates (both bodies', in the system's numbering) and the map to the
-// intermediate ones.
-struct Local {
-  std::vector<int> index;
-  Eigen::Matrix<double, kIntermediate, Eigen::Dynamic> map;
-  IntermediateVector values = IntermediateVector::Zero();
-  IntermediateVector rates = IntermediateVector::Zero();  // map times the coordinates' rates
-
-  // d/dt of a jet's value.
-  double Rate(const J& value) const { return value.g.dot(rates); }
-  VecX Gradient(const J& value) const { return map.transpose() * value.g; }
-  MatX Hessian(const J& value) const { return map.transpose() * value.h * map; }
-};
+using Local = LocalCoordinates<kIntermediate>;
 
 // A marker's point and x-axis angle as jets of the local coordinates.
 struct Frame {
@@ -84,23 +72,6 @@ double ReportSign(JointKind kind, int row) {
   return 1.0;
 }
 
-void ScatterVector(const Local& local, const VecX& x, double factor, VecX& out) {
-  for (size_t i = 0; i < local.index.size(); ++i) out(local.index[i]) += factor * x(i);
-}
-
-void ScatterMatrix(const Local& local, const MatX& x, double factor, MatX& out) {
-  for (size_t i = 0; i < local.index.size(); ++i)
-    for (size_t j = 0; j < local.index.size(); ++j)
-      out(local.index[i], local.index[j]) += factor * x(i, j);
-}
-
-void ScatterTriplets(const Local& local, const MatX& x, double factor,
-                     std::vector<Eigen::Triplet<double>>& out) {
-  for (size_t i = 0; i < local.index.size(); ++i)
-    for (size_t j = 0; j < local.index.size(); ++j)
-      if (x(i, j) != 0.0) out.emplace_back(local.index[i], local.index[j], factor * x(i, j));
-}
-
 }  // namespace
 
 // The element layer: gathers local coordinates, builds marker frames, and visits the
@@ -133,18 +104,14 @@ class PlanarLayout {
     return local;
   }
 
-  // Intermediate coordinate i as a jet.
-  static J Variable(const Local& local, int i) { return J::Variable(local.values(i), i); }
-
   // Marker `marker`'s point and axis angle in slot `slot`: p = X + A(angle) u and
   // angle + phi + the marker's angle.
   Frame MarkerFrame(int marker, int slot, const Local& local) const {
     const int o = kSlot * slot;
-    const J angle = Variable(local, o + 2), ux = Variable(local, o + 3),
-            uy = Variable(local, o + 4);
+    const J angle = local.Variable(o + 2), ux = local.Variable(o + 3), uy = local.Variable(o + 4);
     const J c = cos(angle), s = sin(angle);
-    return {Variable(local, o) + c * ux - s * uy, Variable(local, o + 1) + s * ux + c * uy,
-            angle + Variable(local, o + 5) + model_.markers[marker].angle};
+    return {local.Variable(o) + c * ux - s * uy, local.Variable(o + 1) + s * ux + c * uy,
+            angle + local.Variable(o + 5) + model_.markers[marker].angle};
   }
 
   // The local coordinates of the two markers' bodies and their frames.
@@ -164,7 +131,7 @@ class PlanarLayout {
       const Joint& joint = model_.joints[j];
       if (joint.kind == JointKind::kPrescribed) {
         const Local local = Gather(-1, -1, q, v, joint.body);
-        const J row = Variable(local, static_cast<int>(joint.coordinate)) - joint.motion.Value(t);
+        const J row = local.Variable(static_cast<int>(joint.coordinate)) - joint.motion.Value(t);
         visit(joint_rows[j], local, row, -joint.motion.Acceleration(t));
         continue;
       }
@@ -294,21 +261,10 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
                                    Matrix* damping_tangent) {
   const PlanarLayout layout(model_, first_);
   stored_energy_ = 0.0;
-  // One spring-damper on a measure m (length or relative angle): force k (m - m0) + c dm/dt
-  // along grad m; K = k grad grad' + force hess + c grad (hess dz)', D = c grad grad'.
-  const auto add = [&](const Local& local, const J& measure, double k, double c, double rest) {
-    const double rate = local.Rate(measure);
-    const double force = k * (measure.v - rest) + c * rate;
-    stored_energy_ += 0.5 * k * (measure.v - rest) * (measure.v - rest);
-    const VecX gradient = local.Gradient(measure);
-    ScatterVector(local, gradient, force, f);
-    if (stiffness) {
-      const VecX hess_rate = local.map.transpose() * (measure.h * local.rates);
-      const MatX k_local = k * gradient * gradient.transpose() + force * local.Hessian(measure) +
-                           c * gradient * hess_rate.transpose();
-      ScatterMatrix(local, k_local, 1.0, stiffness->dense());
-      ScatterMatrix(local, gradient * gradient.transpose(), c, damping_tangent->dense());
-    }
+  MatX* k = stiffness ? &stiffness->dense() : nullptr;
+  MatX* d = stiffness ? &damping_tangent->dense() : nullptr;
+  const auto add = [&](const Local& local, const J& measure, double k_s, double c_s, double rest) {
+    stored_energy_ += AddSpringDamper(local, measure, k_s, c_s, rest, f, k, d);
   };
   for (const Spring& s : model_.springs) {
     const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v);
@@ -424,9 +380,7 @@ Status PlanarSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix*
   PlanarLayout(model_, first_)
       .ForEachRow(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
         c(row) = value.v;
-        const VecX gradient = local.Gradient(value);
-        for (size_t i = 0; i < local.index.size(); ++i)
-          if (gradient(i) != 0.0) entries.emplace_back(row, local.index[i], gradient(i));
+        ScatterRow(local, row, local.Gradient(value), entries);
       });
   if (jacobian) {
     jacobian->resize(rows_, size_);
@@ -496,7 +450,7 @@ double PlanarSystem::SpringForce(int s, const VecX& q, const VecX& v) const {
       PlanarLayout(model_, first_).Pair(spring.marker_a, spring.marker_b, q, &v);
   const J dx = frames[0].x - frames[1].x, dy = frames[0].y - frames[1].y;
   const J length = sqrt(dx * dx + dy * dy);
-  return spring.stiffness * (length.v - spring.length) + spring.damping * local.Rate(length);
+  return SpringDamperForce(local, length, spring.stiffness, spring.damping, spring.length);
 }
 
 double PlanarSystem::RotationalSpringMoment(int s, const VecX& q, const VecX& v) const {
@@ -504,49 +458,18 @@ double PlanarSystem::RotationalSpringMoment(int s, const VecX& q, const VecX& v)
   const auto [local, frames] =
       PlanarLayout(model_, first_).Pair(spring.marker_a, spring.marker_b, q, &v);
   const J angle = frames[0].angle - frames[1].angle;
-  return spring.stiffness * (angle.v - spring.angle) + spring.damping * local.Rate(angle);
+  return SpringDamperForce(local, angle, spring.stiffness, spring.damping, spring.angle);
 }
 
 Status PlanarSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double tolerance,
                                             double& correction) {
-  correction = 0.0;
-  if (rows_ == 0) return Status::Ok();
-  Matrix mass_at = MatX(MatX::Zero(size_, size_));  // M(q) at the given positions
-  VecX force(size_);
-  Inertia(q, VecX::Zero(size_), VecX::Zero(size_), force, &mass_at, nullptr, nullptr);
-  const Eigen::LLT<MatX> mass_factor(mass_at.dense());
-  VecX c(rows_);
-  SparseMatrix cq;
-  // The mass-weighted projection x - M^-1 C_q' (C_q M^-1 C_q')^-1 r.
-  const auto project = [&](const VecX& residual, VecX& x) -> Status {
-    const MatX dense = MatX(cq);
-    const MatX m_inverse_ct = mass_factor.solve(MatX(dense.transpose()));  // M^-1 C_q'
-    const MatX gram = dense * m_inverse_ct;
-    Eigen::FullPivLU<MatX> lu(gram);
-    if (lu.rank() < rows_)
-      return Status::Failure(
-          "the joints' constraints are redundant or singular at t = " + FormatValue(t) +
-          " s (rank " + std::to_string(lu.rank()) + " of " + std::to_string(rows_) +
-          " rows): remove joints that fix what others fix");
-    x -= m_inverse_ct * lu.solve(residual);
-    return Status::Ok();
-  };
-  const VecX q_start = q;
-  for (int iteration = 0;; ++iteration) {
-    Constraints(t, q, c, &cq);
-    if (c.lpNorm<Eigen::Infinity>() <= tolerance) break;
-    if (iteration == 50)
-      return Status::Failure("the initial positions cannot be made to satisfy the joints: |c| = " +
-                             FormatValue(c.lpNorm<Eigen::Infinity>()) + " after 50 iterations");
-    if (Status status = project(c, q); !status) return status;
-  }
-  correction = (q - q_start).lpNorm<Eigen::Infinity>();
-  // C_q v = -C_t: C_t of a driver row is -f'(t).
+  // C_t of a driver row is -f'(t).
   VecX c_t = VecX::Zero(rows_);
   for (size_t j = 0; j < model_.joints.size(); ++j)
     if (model_.joints[j].kind == JointKind::kPrescribed)
       c_t(joint_rows_[j]) = -model_.joints[j].motion.Rate(t);
-  return project(VecX(cq * v + c_t), v);
+  return ConsistentState(
+      *this, t, [&c_t](const VecX&) { return c_t; }, tolerance, q, v, correction);
 }
 
 }  // namespace jointdyn::mbs

@@ -1,0 +1,53 @@
+#include "mbs/consistent_state.h"
+
+#include <Eigen/Dense>
+#include <string>
+
+#include "core/error.h"
+
+namespace jointdyn::mbs {
+
+Status ConsistentState(time::SecondOrderSystem& system, double t,
+                       const std::function<VecX(const VecX& q)>& c_t, double tolerance, VecX& q,
+                       VecX& v, double& correction) {
+  correction = 0.0;
+  const int n = system.size(), rows = system.constraint_count();
+  if (rows == 0) return Status::Ok();
+  MatX mass = system.mass().dense();
+  if (system.mass_varies()) {
+    time::Matrix mass_at = MatX(MatX::Zero(n, n));
+    VecX force(n);
+    system.Inertia(q, VecX::Zero(n), VecX::Zero(n), force, &mass_at, nullptr, nullptr);
+    mass = mass_at.dense();
+  }
+  const Eigen::LLT<MatX> mass_factor(mass);
+  VecX c(rows);
+  time::SparseMatrix cq;
+  // The mass-weighted projection x - M^-1 C_q' (C_q M^-1 C_q')^-1 r.
+  const auto project = [&](const VecX& residual, VecX& x) -> Status {
+    const MatX dense = MatX(cq);
+    const MatX m_inverse_ct = mass_factor.solve(MatX(dense.transpose()));  // M^-1 C_q'
+    const MatX gram = dense * m_inverse_ct;
+    Eigen::FullPivLU<MatX> lu(gram);
+    if (lu.rank() < rows)
+      return Status::Failure(
+          "the joints' constraints are redundant or singular at t = " + FormatValue(t) +
+          " s (rank " + std::to_string(lu.rank()) + " of " + std::to_string(rows) +
+          " rows): remove joints that fix what others fix");
+    x -= m_inverse_ct * lu.solve(residual);
+    return Status::Ok();
+  };
+  const VecX q_start = q;
+  for (int iteration = 0;; ++iteration) {
+    system.Constraints(t, q, c, &cq);
+    if (c.lpNorm<Eigen::Infinity>() <= tolerance) break;
+    if (iteration == 50)
+      return Status::Failure("the initial positions cannot be made to satisfy the joints: |c| = " +
+                             FormatValue(c.lpNorm<Eigen::Infinity>()) + " after 50 iterations");
+    if (Status status = project(c, q); !status) return status;
+  }
+  correction = (q - q_start).lpNorm<Eigen::Infinity>();
+  return project(VecX(cq * v + c_t(q)), v);
+}
+
+}  // namespace jointdyn::mbs

@@ -1,0 +1,89 @@
+// The local view of one multibody element (a joint's rows, a spring, a load): the system
+// coordinates of the bodies it touches, and the map from them to the element's N
+// intermediate coordinates (jet.h), in which the element is written. The intermediate
+// coordinates are linear in the bodies' coordinates, so a jet's derivatives carry over
+// exactly: gradient map' g, Hessian map' H map. Shared by the planar and spatial systems.
+#pragma once
+
+#include <Eigen/Sparse>
+#include <vector>
+
+#include "core/types.h"
+#include "mbs/jet.h"
+
+namespace jointdyn::mbs {
+
+template <int N>
+struct LocalCoordinates {
+  using J = Jet<N>;
+  using IntermediateVector = typename J::Gradient;
+
+  std::vector<int> index;  // the element's coordinates in the system's numbering
+  Eigen::Matrix<double, N, Eigen::Dynamic> map;
+  IntermediateVector values = IntermediateVector::Zero();
+  IntermediateVector rates = IntermediateVector::Zero();  // d/dt of values (when gathered)
+
+  // Intermediate coordinate i as a jet.
+  J Variable(int i) const { return J::Variable(values(i), i); }
+  // d/dt of a jet's value.
+  double Rate(const J& value) const { return value.g.dot(rates); }
+  VecX Gradient(const J& value) const { return map.transpose() * value.g; }
+  MatX Hessian(const J& value) const { return map.transpose() * value.h * map; }
+};
+
+template <int N>
+void ScatterVector(const LocalCoordinates<N>& local, const VecX& x, double factor, VecX& out) {
+  for (size_t i = 0; i < local.index.size(); ++i) out(local.index[i]) += factor * x(i);
+}
+
+template <int N>
+void ScatterMatrix(const LocalCoordinates<N>& local, const MatX& x, double factor, MatX& out) {
+  for (size_t i = 0; i < local.index.size(); ++i)
+    for (size_t j = 0; j < local.index.size(); ++j)
+      out(local.index[i], local.index[j]) += factor * x(i, j);
+}
+
+template <int N>
+void ScatterTriplets(const LocalCoordinates<N>& local, const MatX& x, double factor,
+                     std::vector<Eigen::Triplet<double>>& out) {
+  for (size_t i = 0; i < local.index.size(); ++i)
+    for (size_t j = 0; j < local.index.size(); ++j)
+      if (x(i, j) != 0.0) out.emplace_back(local.index[i], local.index[j], factor * x(i, j));
+}
+
+// A constraint row's gradient as triplets of row `row` of C_q.
+template <int N>
+void ScatterRow(const LocalCoordinates<N>& local, int row, const VecX& gradient,
+                std::vector<Eigen::Triplet<double>>& out) {
+  for (size_t i = 0; i < local.index.size(); ++i)
+    if (gradient(i) != 0.0) out.emplace_back(row, local.index[i], gradient(i));
+}
+
+// A spring-damper on a measure m of the element (a length, a relative angle): its force
+// k (m - rest) + c dm/dt.
+template <int N>
+double SpringDamperForce(const LocalCoordinates<N>& local, const Jet<N>& measure, double k,
+                         double c, double rest) {
+  return k * (measure.v - rest) + c * local.Rate(measure);
+}
+
+// Adds the spring-damper's generalized force (its force along grad m) to f and, when
+// `stiffness` is given, K = k grad grad' + force hess + c grad (hess dm)' and
+// D = c grad grad' to the tangents; returns its stored energy k (m - rest)^2 / 2.
+template <int N>
+double AddSpringDamper(const LocalCoordinates<N>& local, const Jet<N>& measure, double k, double c,
+                       double rest, VecX& f, MatX* stiffness, MatX* damping_tangent) {
+  const double force = SpringDamperForce(local, measure, k, c, rest);
+  const VecX gradient = local.Gradient(measure);
+  ScatterVector(local, gradient, force, f);
+  if (stiffness) {
+    const VecX hess_rate = local.map.transpose() * (measure.h * local.rates);
+    const MatX k_local = k * gradient * gradient.transpose() + force * local.Hessian(measure) +
+                         c * gradient * hess_rate.transpose();
+    ScatterMatrix(local, k_local, 1.0, *stiffness);
+    ScatterMatrix(local, gradient * gradient.transpose(), c, *damping_tangent);
+  }
+  return 0.5 * k * (measure.v - rest) * (measure.v - rest);
+}
+
+}  // namespace jointdyn::mbs

@@ -1,0 +1,183 @@
+#include "mbs/spatial_model.h"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <set>
+
+#include "core/error.h"
+
+namespace jointdyn::mbs::spatial {
+namespace {
+
+std::string Item(const char* list, size_t i, const char* key) {
+  return std::string(list) + "[" + std::to_string(i) + "]." + key;
+}
+
+void Require(bool ok, const std::string& key, const std::string& value, const std::string& rule) {
+  if (!ok) throw InputError(key, value, rule);
+}
+
+// The deviation of `r` from a rotation (orthonormal, determinant +1) must be below 1e-6.
+void RequireRotation(const std::string& key, const Mat3& r) {
+  const double deviation = (r.transpose() * r - Mat3::Identity()).lpNorm<Eigen::Infinity>();
+  Require(r.allFinite() && deviation <= 1e-6 && r.determinant() > 0.0, key,
+          "deviation " + FormatValue(deviation),
+          "must be a rotation (orthonormal axes to 1e-6, right-handed)");
+}
+
+void CheckMarker(const SpatialModel& model, const char* list, size_t i, const char* key,
+                 int marker) {
+  Require(marker >= 0 && marker < int(model.markers.size()), Item(list, i, key),
+          std::to_string(marker), "is no marker");
+}
+
+// The two markers of a joint or spring: valid and on different bodies.
+void CheckPair(const SpatialModel& model, const char* list, size_t i, int a, int b) {
+  CheckMarker(model, list, i, "marker_a", a);
+  CheckMarker(model, list, i, "marker_b", b);
+  Require(model.markers[a].body != model.markers[b].body, Item(list, i, "marker_b"),
+          model.markers[b].name, "is on the body of marker_a: connect two different bodies");
+}
+
+void CheckBodies(const SpatialModel& model) {
+  std::set<std::string> names;
+  for (size_t i = 0; i < model.bodies.size(); ++i) {
+    const Body& b = model.bodies[i];
+    Require(names.insert(b.name).second, Item("bodies", i, "name"), b.name, "is used twice");
+    Require(b.mass > 0.0 && std::isfinite(b.mass), Item("bodies", i, "mass"), FormatValue(b.mass),
+            "must be > 0");
+    if (b.kind == BodyKind::kRigid) {
+      const Mat3& j = b.inertia;
+      const double smallest = Eigen::SelfAdjointEigenSolver<Mat3>(j).eigenvalues()(0);
+      Require(j.allFinite() && (j - j.transpose()).norm() <= 1e-12 * j.norm() && smallest > 0.0,
+              Item("bodies", i, "inertia"), "smallest eigenvalue " + FormatValue(smallest),
+              "must be symmetric positive definite");
+      RequireRotation(Item("bodies", i, "orientation"), b.orientation);
+    }
+    Require(b.position.allFinite() && b.velocity.allFinite() && b.angular_velocity.allFinite(),
+            Item("bodies", i, "initial state"), "", "must be finite");
+  }
+}
+
+void CheckMarkers(const SpatialModel& model) {
+  for (size_t i = 0; i < model.markers.size(); ++i) {
+    const Marker& m = model.markers[i];
+    Require(m.body == kGround || (m.body >= 0 && m.body < int(model.bodies.size())),
+            Item("markers", i, "body"), std::to_string(m.body), "is no body");
+    Require(m.position.allFinite(), Item("markers", i, "position"), "", "must be finite");
+    RequireRotation(Item("markers", i, "orientation"), m.orientation);
+    if (m.body != kGround && model.bodies[m.body].kind == BodyKind::kPointMass)
+      Require(m.position.isZero(0.0), Item("markers", i, "position"),
+              FormatValue(m.position.norm()), "must be 0 on a point mass (it has no extent)");
+  }
+}
+
+// A joint that constrains the orientation of marker b relative to a needs both on bodies
+// with orientation (rigid bodies or the ground).
+void CheckOrientable(const SpatialModel& model, size_t i, const Joint& j) {
+  for (const int m : {j.marker_a, j.marker_b}) {
+    const int body = model.markers[m].body;
+    Require(body == kGround || model.bodies[body].kind == BodyKind::kRigid,
+            Item("joints", i, m == j.marker_a ? "marker_a" : "marker_b"), model.markers[m].name,
+            "this joint constrains rotations: its markers must be on rigid bodies or the ground");
+  }
+}
+
+void CheckJoints(const SpatialModel& model) {
+  for (size_t i = 0; i < model.joints.size(); ++i) {
+    const Joint& j = model.joints[i];
+    if (j.kind == JointKind::kPrescribed) {
+      Require(j.body >= 0 && j.body < int(model.bodies.size()), Item("joints", i, "body"),
+              std::to_string(j.body), "is no body");
+      continue;
+    }
+    CheckPair(model, "joints", i, j.marker_a, j.marker_b);
+    if (j.kind != JointKind::kSpherical && j.kind != JointKind::kDistance)
+      CheckOrientable(model, i, j);
+    if (j.kind == JointKind::kDistance)
+      Require(j.length > 0.0 && std::isfinite(j.length), Item("joints", i, "length"),
+              FormatValue(j.length), "must be > 0 (use a spherical joint for coincident points)");
+  }
+}
+
+void CheckSprings(const SpatialModel& model) {
+  for (size_t i = 0; i < model.springs.size(); ++i) {
+    const Spring& s = model.springs[i];
+    CheckPair(model, "springs", i, s.marker_a, s.marker_b);
+    for (const auto& [key, value] :
+         {std::pair{"stiffness", s.stiffness}, std::pair{"damping", s.damping}})
+      Require(value >= 0.0 && std::isfinite(value), Item("springs", i, key), FormatValue(value),
+              "must be >= 0");
+    Require(s.length > 0.0 && std::isfinite(s.length), Item("springs", i, "length"),
+            FormatValue(s.length), "must be > 0");
+  }
+}
+
+bool IsZero(const time::TimeFunction& f) {
+  return f.kind() == time::TimeFunction::Kind::kConstant && f.Value(0.0) == 0.0;
+}
+
+}  // namespace
+
+int JointRows(JointKind kind) {
+  switch (kind) {
+    case JointKind::kSpherical:
+      return 3;
+    case JointKind::kRevolute:
+    case JointKind::kPrismatic:
+      return 5;
+    case JointKind::kRigid:
+    case JointKind::kDrivenRevolute:
+      return 6;
+    case JointKind::kDistance:
+    case JointKind::kPrescribed:
+      return 1;
+  }
+  return 0;
+}
+
+std::vector<std::string> JointForceLabels(JointKind kind) {
+  switch (kind) {
+    case JointKind::kSpherical:
+      return {"fx", "fy", "fz"};
+    case JointKind::kRevolute:
+      return {"fx", "fy", "fz", "mx", "my"};
+    case JointKind::kDrivenRevolute:
+      return {"fx", "fy", "fz", "mx", "my", "mz"};
+    case JointKind::kPrismatic:
+      return {"fy", "fz", "mx", "my", "mz"};
+    case JointKind::kRigid:
+      return {"fx", "fy", "fz", "mx", "my", "mz"};
+    case JointKind::kDistance:
+    case JointKind::kPrescribed:
+      return {"f"};
+  }
+  return {};
+}
+
+Vec3 InitialMarkerPosition(const SpatialModel& model, int marker) {
+  const Marker& m = model.markers[marker];
+  if (m.body == kGround) return m.position;
+  const Body& body = model.bodies[m.body];
+  return body.position + body.orientation * m.position;
+}
+
+void SpatialModel::Validate() const {
+  Require(!bodies.empty(), "bodies", "[]", "needs at least one body");
+  CheckBodies(*this);
+  CheckMarkers(*this);
+  CheckJoints(*this);
+  CheckSprings(*this);
+  for (size_t i = 0; i < loads.size(); ++i) {
+    CheckMarker(*this, "loads", i, "marker", loads[i].marker);
+    const int body = markers[loads[i].marker].body;
+    const bool no_torque =
+        IsZero(loads[i].torque[0]) && IsZero(loads[i].torque[1]) && IsZero(loads[i].torque[2]);
+    Require(no_torque || (body != kGround && bodies[body].kind == BodyKind::kRigid),
+            Item("loads", i, "torque"), markers[loads[i].marker].name,
+            "a torque needs a marker on a rigid body");
+  }
+  Require(gravity.allFinite(), "gravity", "", "must be finite");
+}
+
+}  // namespace jointdyn::mbs::spatial

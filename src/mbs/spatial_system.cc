@@ -1,0 +1,502 @@
+#include "mbs/spatial_system.h"
+
+#include <Eigen/Geometry>
+#include <array>
+#include <cmath>
+
+#include "core/error.h"
+#include "mbs/consistent_state.h"
+#include "mbs/local.h"
+
+namespace jointdyn::mbs::spatial {
+namespace {
+
+constexpr int kSlot = 7;          // x, y, z, p0, p1, p2, p3 of a body
+constexpr int kTime = 2 * kSlot;  // a driver's motion f(t)
+constexpr int kIntermediate = kTime + 1;
+using J = Jet<kIntermediate>;
+using Local = LocalCoordinates<kIntermediate>;
+
+template <class T>
+using V3 = std::array<T, 3>;
+template <class T>
+using V4 = std::array<T, 4>;
+
+template <class T>
+T Dot(const V3<T>& a, const V3<T>& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+template <class T>
+V3<T> Difference(const V3<T>& a, const V3<T>& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+
+// A(p) u for a constant u: (2 p0^2 - 1) u + 2 e (e.u) + 2 p0 (e x u).
+template <class T>
+V3<T> Rotate(const V4<T>& p, const Vec3& u) {
+  const T eu = u(0) * p[1] + u(1) * p[2] + u(2) * p[3];
+  const T s = 2.0 * (p[0] * p[0]) - 1.0;
+  const V3<T> e_cross_u = {u(2) * p[2] - u(1) * p[3], u(0) * p[3] - u(2) * p[1],
+                           u(1) * p[1] - u(0) * p[2]};
+  V3<T> r;
+  for (int k = 0; k < 3; ++k) r[k] = u(k) * s + 2.0 * (p[k + 1] * eu) + 2.0 * (p[0] * e_cross_u[k]);
+  return r;
+}
+
+// G'(p) x = -x0 e - e x x_v + p0 x_v (w' = 2 G'(p) dp/dt: the body-frame angular velocity).
+template <class T>
+V3<T> GBar(const V4<T>& p, const V4<T>& x) {
+  const V3<T> e = {p[1], p[2], p[3]}, xv = {x[1], x[2], x[3]};
+  return {-(x[0] * e[0]) - (e[1] * xv[2] - e[2] * xv[1]) + p[0] * xv[0],
+          -(x[0] * e[1]) - (e[2] * xv[0] - e[0] * xv[2]) + p[0] * xv[1],
+          -(x[0] * e[2]) - (e[0] * xv[1] - e[1] * xv[0]) + p[0] * xv[2]};
+}
+
+// G'(p)^T y = (-e.y, e x y + p0 y).
+template <class T>
+V4<T> GBarTranspose(const V4<T>& p, const V3<T>& y) {
+  const V3<T> e = {p[1], p[2], p[3]};
+  return {-Dot(e, y), e[1] * y[2] - e[2] * y[1] + p[0] * y[0],
+          e[2] * y[0] - e[0] * y[2] + p[0] * y[1], e[0] * y[1] - e[1] * y[0] + p[0] * y[2]};
+}
+
+template <class T>
+V3<T> Times(const Mat3& m, const V3<T>& x) {
+  V3<T> r;
+  for (int i = 0; i < 3; ++i) r[i] = m(i, 0) * x[0] + m(i, 1) * x[1] + m(i, 2) * x[2];
+  return r;
+}
+
+// The Euler parameters of a rotation matrix (p0 >= 0).
+Eigen::Vector4d EulerParameters(const Mat3& rotation) {
+  Eigen::Quaterniond quaternion(rotation);
+  quaternion.normalize();
+  Eigen::Vector4d p(quaternion.w(), quaternion.x(), quaternion.y(), quaternion.z());
+  return p(0) < 0.0 ? Eigen::Vector4d(-p) : p;
+}
+
+V4<double> Values4(const VecX& x, int first) {
+  return {x(first), x(first + 1), x(first + 2), x(first + 3)};
+}
+
+// A marker's point and (when asked for) its axes as jets of the local coordinates.
+struct Frame {
+  V3<J> point;
+  std::array<V3<J>, 3> axes;
+};
+
+// The joint's rows as jets (rows[0..count)); `motion` the driver's f(t) as a jet.
+struct Rows {
+  std::array<J, 6> value;
+  int count = 0;
+};
+
+Rows JointRowJets(const Joint& joint, const Frame& a, const Frame& b, const J& motion) {
+  Rows r;
+  const auto add = [&r](const J& value) { r.value[r.count++] = value; };
+  const V3<J> d = Difference(a.point, b.point);
+  const auto rotations = [&](bool about_z) {  // b's axes aligned with a's (about z: free)
+    add(Dot(a.axes[1], b.axes[2]));
+    add(-Dot(a.axes[0], b.axes[2]));
+    if (!about_z) add(Dot(a.axes[0], b.axes[1]));
+  };
+  switch (joint.kind) {
+    case JointKind::kSpherical:
+    case JointKind::kRevolute:
+    case JointKind::kDrivenRevolute:
+    case JointKind::kRigid:
+      for (const J& x : d) add(x);
+      if (joint.kind == JointKind::kSpherical) break;
+      rotations(joint.kind != JointKind::kRigid);
+      if (joint.kind == JointKind::kDrivenRevolute)  // sin(f - phi), phi = b's angle about z_a
+        add(Dot(b.axes[0], a.axes[0]) * sin(motion) - Dot(b.axes[0], a.axes[1]) * cos(motion));
+      break;
+    case JointKind::kPrismatic:  // b's point on a's x axis
+      add(Dot(a.axes[1], d));
+      add(Dot(a.axes[2], d));
+      rotations(false);
+      break;
+    case JointKind::kDistance:
+      add(sqrt(Dot(d, d)) - joint.length);
+      break;
+    case JointKind::kPrescribed:  // SpatialLayout::ForEachRow handles it
+      break;
+  }
+  return r;
+}
+
+bool HasMotion(JointKind kind) {
+  return kind == JointKind::kPrescribed || kind == JointKind::kDrivenRevolute;
+}
+
+}  // namespace
+
+// The element layer: gathers local coordinates, builds marker frames, and visits the
+// constraint rows. The one place that knows the intermediate layout.
+class SpatialLayout {
+ public:
+  SpatialLayout(const SpatialModel& model, const std::vector<int>& first)
+      : model_(model), first_(first) {}
+
+  // The local coordinates of markers a and b (-1: none; `body_a` names slot 0's body when
+  // marker_a is -1); values from q and, when given, rates from v.
+  Local Gather(int marker_a, int marker_b, const VecX& q, const VecX* v = nullptr,
+               int body_a = kGround) const {
+    Local local;
+    int bodies[2] = {body_a, kGround}, columns = 0;
+    const int markers[2] = {marker_a, marker_b};
+    for (int slot = 0; slot < 2; ++slot)
+      if (markers[slot] >= 0) bodies[slot] = model_.markers[markers[slot]].body;
+    for (const int body : bodies)
+      if (body != kGround) columns += model_.bodies[body].coordinates();
+    local.map.setZero(kIntermediate, columns);
+    for (int slot = 0, column = 0; slot < 2; ++slot) {
+      if (bodies[slot] == kGround) continue;
+      const int count = model_.bodies[bodies[slot]].coordinates();
+      for (int k = 0; k < count; ++k) {
+        local.index.push_back(first_[bodies[slot]] + k);
+        local.map(kSlot * slot + k, column + k) = 1.0;
+      }
+      column += count;
+    }
+    VecX z(columns), rate(columns);
+    for (int k = 0; k < columns; ++k) z(k) = q(local.index[k]);
+    local.values = local.map * z;
+    if (v) {
+      for (int k = 0; k < columns; ++k) rate(k) = (*v)(local.index[k]);
+      local.rates = local.map * rate;
+    }
+    return local;
+  }
+
+  // Marker `marker`'s point X + A(p) u in slot `slot` and, with `axes`, its axes A(p) A_m.
+  Frame MarkerFrame(int marker, int slot, const Local& local, bool axes) const {
+    const Marker& m = model_.markers[marker];
+    Frame frame;
+    if (m.body == kGround) {
+      for (int k = 0; k < 3; ++k) {
+        frame.point[k] = m.position(k);
+        for (int i = 0; i < 3; ++i) frame.axes[k][i] = m.orientation(i, k);
+      }
+      return frame;
+    }
+    const int o = kSlot * slot;
+    for (int k = 0; k < 3; ++k) frame.point[k] = local.Variable(o + k);
+    if (model_.bodies[m.body].kind == BodyKind::kPointMass) return frame;
+    const V4<J> p = {local.Variable(o + 3), local.Variable(o + 4), local.Variable(o + 5),
+                     local.Variable(o + 6)};
+    const V3<J> u = Rotate(p, m.position);
+    for (int k = 0; k < 3; ++k) frame.point[k] += u[k];
+    if (axes)
+      for (int k = 0; k < 3; ++k) frame.axes[k] = Rotate(p, Vec3(m.orientation.col(k)));
+    return frame;
+  }
+
+  // The local coordinates of the two markers' bodies and their frames.
+  std::pair<Local, std::array<Frame, 2>> Pair(int marker_a, int marker_b, const VecX& q,
+                                              const VecX* v, bool axes) const {
+    Local local = Gather(marker_a, marker_b, q, v);
+    return {local, {MarkerFrame(marker_a, 0, local, axes), MarkerFrame(marker_b, 1, local, axes)}};
+  }
+
+  // Calls visit(row, local, jet, f''(t)) for every constraint row at (q, t): the joints'
+  // rows (drivers with f(t), f'(t) in the time slot, f'' 0 for the others), then each rigid
+  // body's normalization p'p - 1; local.rates from v when given.
+  template <class Visit>
+  void ForEachRow(const VecX& q, double t, const std::vector<int>& joint_rows, Visit&& visit,
+                  const VecX* v = nullptr) const {
+    for (size_t j = 0; j < model_.joints.size(); ++j) {
+      const Joint& joint = model_.joints[j];
+      const bool prescribed = joint.kind == JointKind::kPrescribed;
+      Local local = prescribed ? Gather(-1, -1, q, v, joint.body)
+                               : Gather(joint.marker_a, joint.marker_b, q, v);
+      double acceleration = 0.0;
+      if (HasMotion(joint.kind)) {
+        local.values(kTime) = joint.motion.Value(t);
+        local.rates(kTime) = joint.motion.Rate(t);
+        acceleration = joint.motion.Acceleration(t);
+      }
+      if (prescribed) {
+        const J row = local.Variable(static_cast<int>(joint.coordinate)) - local.Variable(kTime);
+        visit(joint_rows[j], local, row, acceleration);
+        continue;
+      }
+      const bool axes = joint.kind != JointKind::kSpherical && joint.kind != JointKind::kDistance;
+      const Frame a = MarkerFrame(joint.marker_a, 0, local, axes);
+      const Frame b = MarkerFrame(joint.marker_b, 1, local, axes);
+      const Rows rows = JointRowJets(joint, a, b, local.Variable(kTime));
+      for (int r = 0; r < rows.count; ++r)
+        visit(joint_rows[j] + r, local, rows.value[r], acceleration);
+    }
+    int row = joint_rows.empty() ? 0 : joint_rows.back() + JointRows(model_.joints.back().kind);
+    for (size_t b = 0; b < model_.bodies.size(); ++b) {
+      if (model_.bodies[b].kind != BodyKind::kRigid) continue;
+      const Local local = Gather(-1, -1, q, v, int(b));
+      J norm = -1.0;
+      for (int k = 3; k < 7; ++k) norm += local.Variable(k) * local.Variable(k);
+      visit(row++, local, norm, 0.0);
+    }
+  }
+
+ private:
+  const SpatialModel& model_;
+  const std::vector<int>& first_;
+};
+
+SpatialSystem::SpatialSystem(SpatialModel model) : model_(std::move(model)) {
+  model_.Validate();
+  for (const Body& b : model_.bodies) {
+    first_.push_back(size_);
+    size_ += b.coordinates();
+    mass_varies_ = mass_varies_ || b.kind == BodyKind::kRigid;
+  }
+  for (const Joint& joint : model_.joints) {
+    joint_rows_.push_back(rows_);
+    rows_ += JointRows(joint.kind);
+  }
+  units_ = VecX::Ones(size_);
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    if (body.kind != BodyKind::kRigid) continue;
+    ++rows_;  // the normalization
+    // Euler parameters: a change of 1 turns the body by about 2 rad: 2 x its radius of
+    // gyration or its farthest marker [m].
+    double radius = std::sqrt(body.inertia.trace() / (2.0 * body.mass));
+    for (const Marker& m : model_.markers)
+      if (m.body == int(b)) radius = std::max(radius, m.position.norm());
+    units_.segment<4>(first_[b] + 3).setConstant(2.0 * radius);
+  }
+  damping_ = MatX(MatX::Zero(size_, size_));
+  mass_ = MatX(MatX::Zero(size_, size_));
+  VecX force(size_);
+  Inertia(InitialPositions(), VecX::Zero(size_), VecX::Zero(size_), force, &mass_, nullptr,
+          nullptr);
+}
+
+VecX SpatialSystem::InitialState(bool rates) const {
+  VecX x = VecX::Zero(size_);
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    x.segment<3>(first_[b]) = rates ? body.velocity : body.position;
+    if (body.kind != BodyKind::kRigid) continue;
+    const Eigen::Vector4d p = EulerParameters(body.orientation);
+    if (!rates) {
+      x.segment<4>(first_[b] + 3) = p;
+      continue;
+    }
+    // dp/dt = G(p)^T w / 2 with G(p)^T w = (-e.w, -e x w + p0 w).
+    const Vec3 e = p.tail<3>(), w = body.angular_velocity;
+    x(first_[b] + 3) = -0.5 * e.dot(w);
+    x.segment<3>(first_[b] + 4) = 0.5 * (-e.cross(w) + p(0) * w);
+  }
+  return x;
+}
+
+Status SpatialSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass,
+                              Matrix* d_dq, Matrix* d_dv) {
+  using J8 = Jet<8>;
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    const int first = first_[b];
+    f.segment<3>(first) = body.mass * a.segment<3>(first);
+    if (mass) mass->dense().block<3, 3>(first, first) = body.mass * Mat3::Identity();
+    if (body.kind != BodyKind::kRigid) continue;
+    // f_p on the jets of (p, dp/dt) (spatial_system.h).
+    V4<J8> p, w, acceleration;
+    for (int k = 0; k < 4; ++k) {
+      p[k] = J8::Variable(q(first + 3 + k), k);
+      w[k] = J8::Variable(v(first + 3 + k), 4 + k);
+      acceleration[k] = a(first + 3 + k);
+    }
+    const double c = body.inertia.trace();
+    const V4<J8> f_a = GBarTranspose(p, Times(body.inertia, GBar(p, acceleration)));
+    const V4<J8> f_w = GBarTranspose(w, Times(body.inertia, GBar(p, w)));
+    J8 normalization = 0.0;
+    for (int k = 0; k < 4; ++k) normalization += p[k] * acceleration[k] + w[k] * w[k];
+    for (int k = 0; k < 4; ++k) {
+      const J8 force = 4.0 * f_a[k] + 8.0 * f_w[k] + c * (normalization * p[k]);
+      f(first + 3 + k) = force.v;
+      if (d_dq) d_dq->dense().block<1, 4>(first + 3 + k, first + 3) = force.g.head<4>().transpose();
+      if (d_dv) d_dv->dense().block<1, 4>(first + 3 + k, first + 3) = force.g.tail<4>().transpose();
+    }
+    if (!mass) continue;
+    const V4<double> pd = Values4(q, first + 3);
+    Eigen::Matrix<double, 3, 4> g_bar;
+    for (int k = 0; k < 4; ++k) {
+      V4<double> unit = {0.0, 0.0, 0.0, 0.0};
+      unit[k] = 1.0;
+      const V3<double> column = GBar(pd, unit);
+      g_bar.col(k) << column[0], column[1], column[2];
+    }
+    const Eigen::Vector4d pv = q.segment<4>(first + 3);
+    mass->dense().block<4, 4>(first + 3, first + 3) =
+        4.0 * g_bar.transpose() * body.inertia * g_bar + c * pv * pv.transpose();
+  }
+  return Status::Ok();
+}
+
+Status SpatialSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
+                                    Matrix* damping_tangent) {
+  const SpatialLayout layout(model_, first_);
+  stored_energy_ = 0.0;
+  MatX* k = stiffness ? &stiffness->dense() : nullptr;
+  MatX* d = stiffness ? &damping_tangent->dense() : nullptr;
+  for (const Spring& s : model_.springs) {
+    const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v, false);
+    const V3<J> d_ab = Difference(frames[0].point, frames[1].point);
+    const J squared = Dot(d_ab, d_ab);
+    if (squared.v <= 0.0)
+      return Status::Failure(
+          "spring " + s.name +
+          ": its markers coincide (no line of action) at t = " + FormatValue(point.t) + " s");
+    stored_energy_ +=
+        AddSpringDamper(local, sqrt(squared), s.stiffness, s.damping, s.length, f, k, d);
+  }
+  return Status::Ok();
+}
+
+void SpatialSystem::ExternalForce(double t, VecX& f) const {
+  for (size_t b = 0; b < model_.bodies.size(); ++b)
+    f.segment<3>(first_[b]) += model_.bodies[b].mass * model_.gravity;
+}
+
+// A force at a marker: its virtual work's jet f.x(q). A torque m on a rigid body: the
+// virtual rotation 2 G(p) dp gives Q_p = 2 G(p)^T m = 2 L(m) p with L(m) = [0, -m'; m, m~],
+// linear in p, so the tangent is 2 L(m).
+Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) {
+  const SpatialLayout layout(model_, first_);
+  for (const Load& load : model_.loads) {
+    const int body = model_.markers[load.marker].body;
+    if (body == kGround) continue;  // a force on the ground does nothing
+    const Local local = layout.Gather(load.marker, -1, q);
+    const Frame frame = layout.MarkerFrame(load.marker, 0, local, false);
+    J work = 0.0;
+    for (int k = 0; k < 3; ++k) work += load.force[k].Value(t) * frame.point[k];
+    ScatterVector(local, local.Gradient(work), 1.0, f);
+    if (tangent) ScatterMatrix(local, local.Hessian(work), 1.0, tangent->dense());
+    if (model_.bodies[body].kind != BodyKind::kRigid) continue;
+    const Vec3 m(load.torque[0].Value(t), load.torque[1].Value(t), load.torque[2].Value(t));
+    Eigen::Matrix4d l = Eigen::Matrix4d::Zero();
+    l.block<1, 3>(0, 1) = -m.transpose();
+    l.block<3, 1>(1, 0) = m;
+    l.block<3, 3>(1, 1) << 0.0, -m(2), m(1), m(2), 0.0, -m(0), -m(1), m(0), 0.0;
+    const int first = first_[body] + 3;
+    f.segment<4>(first) += 2.0 * l * q.segment<4>(first);
+    if (tangent) tangent->dense().block<4, 4>(first, first) += 2.0 * l;
+  }
+  return Status::Ok();
+}
+
+Status SpatialSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {
+  std::vector<Eigen::Triplet<double>> entries;
+  SpatialLayout(model_, first_)
+      .ForEachRow(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
+        c(row) = value.v;
+        ScatterRow(local, row, local.Gradient(value), entries);
+      });
+  if (jacobian) {
+    jacobian->resize(rows_, size_);
+    jacobian->setFromTriplets(entries.begin(), entries.end());
+  }
+  return Status::Ok();
+}
+
+Status SpatialSystem::ConstraintForceTangent(double t, const VecX& q, const VecX& lambda,
+                                             SparseMatrix& tangent) {
+  std::vector<Eigen::Triplet<double>> entries;
+  SpatialLayout(model_, first_)
+      .ForEachRow(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
+        ScatterTriplets(local, local.Hessian(value), lambda(row), entries);
+      });
+  tangent.resize(size_, size_);
+  tangent.setFromTriplets(entries.begin(), entries.end());
+  return Status::Ok();
+}
+
+Status SpatialSystem::ConstraintAccelerationTerm(double t, const VecX& q, const VecX& v,
+                                                 VecX& q_c) {
+  // C_q a = -z'' H z' - c_f f'' (the intermediate rates z' include f'(t)).
+  SpatialLayout(model_, first_)
+      .ForEachRow(
+          q, t, joint_rows_,
+          [&](int row, const Local& local, const J& value, double acceleration) {
+            q_c(row) = -local.rates.dot(value.h * local.rates) - value.g(kTime) * acceleration;
+          },
+          &v);
+  return Status::Ok();
+}
+
+Status SpatialSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double tolerance,
+                                             double& correction) {
+  // C_t = c_f f'(t) (ForEachRow puts f'(t) in the time slot's rate).
+  const auto c_t = [&](const VecX& x) {
+    VecX rate = VecX::Zero(rows_);
+    SpatialLayout(model_, first_)
+        .ForEachRow(x, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
+          rate(row) = value.g(kTime) * local.rates(kTime);
+        });
+    return rate;
+  };
+  return ConsistentState(*this, t, c_t, tolerance, q, v, correction);
+}
+
+Vec3 SpatialSystem::MarkerPosition(const VecX& q, int marker) const {
+  const SpatialLayout layout(model_, first_);
+  const Frame frame = layout.MarkerFrame(marker, 0, layout.Gather(marker, -1, q), false);
+  return {frame.point[0].v, frame.point[1].v, frame.point[2].v};
+}
+
+Vec3 SpatialSystem::MarkerVelocity(const VecX& q, const VecX& v, int marker) const {
+  const SpatialLayout layout(model_, first_);
+  const Local local = layout.Gather(marker, -1, q, &v);
+  const Frame frame = layout.MarkerFrame(marker, 0, local, false);
+  return {local.Rate(frame.point[0]), local.Rate(frame.point[1]), local.Rate(frame.point[2])};
+}
+
+Mat3 SpatialSystem::Orientation(int body, const VecX& q) const {
+  const V4<double> p = Values4(q, first_[body] + 3);
+  Mat3 a;
+  for (int k = 0; k < 3; ++k) {
+    const V3<double> column = Rotate(p, Vec3::Unit(k));
+    a.col(k) << column[0], column[1], column[2];
+  }
+  return a;
+}
+
+Vec3 SpatialSystem::AngularVelocity(int body, const VecX& q, const VecX& v) const {
+  // w = A w' with w' = 2 G'(p) dp/dt.
+  const V3<double> w = GBar(Values4(q, first_[body] + 3), Values4(v, first_[body] + 3));
+  return Orientation(body, q) * Vec3(2.0 * w[0], 2.0 * w[1], 2.0 * w[2]);
+}
+
+Vec3 SpatialSystem::AngularMomentum(const VecX& q, const VecX& v) const {
+  Vec3 h = Vec3::Zero();
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    const int first = first_[b];
+    h += body.mass * Vec3(q.segment<3>(first)).cross(Vec3(v.segment<3>(first)));
+    if (body.kind != BodyKind::kRigid) continue;
+    const Mat3 a = Orientation(int(b), q);
+    h += a * body.inertia * a.transpose() * AngularVelocity(int(b), q, v);
+  }
+  return h;
+}
+
+std::vector<double> SpatialSystem::JointForces(int j, const VecX& q, const VecX& lambda) const {
+  const JointKind kind = model_.joints[j].kind;
+  const double sign = kind == JointKind::kPrescribed ? -1.0 : 1.0;  // c = q - f(t)
+  std::vector<double> forces;
+  for (int r = 0; r < JointRows(kind); ++r) forces.push_back(sign * lambda(joint_rows_[j] + r));
+  return forces;
+}
+
+double SpatialSystem::SpringForce(int s, const VecX& q, const VecX& v) const {
+  const Spring& spring = model_.springs[s];
+  const auto [local, frames] =
+      SpatialLayout(model_, first_).Pair(spring.marker_a, spring.marker_b, q, &v, false);
+  const V3<J> d = Difference(frames[0].point, frames[1].point);
+  return SpringDamperForce(local, sqrt(Dot(d, d)), spring.stiffness, spring.damping, spring.length);
+}
+
+}  // namespace jointdyn::mbs::spatial
