@@ -141,7 +141,8 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
     body["name"] = options.model.bodies[options.flexible[i].body].name;
     body["modes"] = result.flexible_modes[i];
     body["joint_modes"] = result.flexible_joint_modes[i];
-    body["joints_at_end"] = JointFiguresDict(result.flexible_joint_state[i]);
+    if (i < result.flexible_joint_state.size())  // none when the run never started
+      body["joints_at_end"] = JointFiguresDict(result.flexible_joint_state[i]);
     body["frequencies_hz"] = Array(result.flexible_frequencies[i]);
     bodies.append(body);
   }

@@ -17,6 +17,8 @@ namespace {
 
 using mbs::BodyKind;
 using mbs::PlanarSystem;
+using mbs::spatial::SpatialSystem;
+using SpatialBodyKind = mbs::spatial::BodyKind;
 
 // The state of the joints inside flexible body `body` after the system's last evaluation
 // (its joints are contiguous in the system's list).
@@ -27,13 +29,13 @@ JointFigures FlexibleJointFigures(const PlanarSystem& system, int body) {
   return JointFiguresOf(std::span(system.flexible_joints()).subspan(first, count));
 }
 
-// The row of one observed state (MultibodyOptions::Columns()); `violation` gets max |c|.
-std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
-                        const time::StepRecord& record, double& violation) {
+// The values of a planar system's state between the time and the energy columns
+// (MultibodyOptions::Columns()).
+void AddStateValues(const MultibodyOptions& options, PlanarSystem& system,
+                    const time::StepRecord& record, std::vector<double>& row) {
   const mbs::PlanarModel& model = system.model();
   const VecX& q = *record.q;
   const VecX& v = *record.v;
-  std::vector<double> row = {record.t};
   for (size_t b = 0; b < model.bodies.size(); ++b) {
     const int count = model.bodies[b].kind == BodyKind::kPointMass ? 2 : 3;  // the frame
     const int first = system.CoordinateIndex(int(b), mbs::Coordinate::kX);
@@ -58,6 +60,38 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
   for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
   for (size_t s = 0; s < model.rotational_springs.size(); ++s)
     row.push_back(system.RotationalSpringMoment(int(s), q, v));
+}
+
+// ... of a spatial system.
+void AddStateValues(const MultibodyOptions& options, SpatialSystem& system,
+                    const time::StepRecord& record, std::vector<double>& row) {
+  const mbs::spatial::SpatialModel& model = system.model();
+  const VecX& q = *record.q;
+  const VecX& v = *record.v;
+  const auto add = [&row](const auto& x) { row.insert(row.end(), x.data(), x.data() + x.size()); };
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    const int first = system.FirstCoordinate(int(b));
+    add(q.segment<3>(first));
+    add(v.segment<3>(first));
+    if (model.bodies[b].kind != SpatialBodyKind::kRigid) continue;
+    add(q.segment<4>(first + 3));
+    add(system.AngularVelocity(int(b), q, v));
+  }
+  for (const int m : options.output.markers) {
+    add(system.MarkerPosition(q, m));
+    add(system.MarkerVelocity(q, v, m));
+  }
+  for (size_t j = 0; j < model.joints.size(); ++j)
+    add(system.JointForces(int(j), q, *record.lambda));
+  for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
+}
+
+// The row of one observed state (MultibodyOptions::Columns()); `violation` gets max |c|.
+template <class System>
+std::vector<double> Row(const MultibodyOptions& options, System& system,
+                        const time::StepRecord& record, double& violation) {
+  std::vector<double> row = {record.t};
+  AddStateValues(options, system, record, row);
   if (options.output.energy) {
     JD_CHECK(record.energy != nullptr, "the integrator reported a step without its energy");
     const time::EnergyBalance& e = *record.energy;
@@ -65,7 +99,7 @@ std::vector<double> Row(const MultibodyOptions& options, PlanarSystem& system,
                            e.law_dissipation, e.numerical_dissipation});
   }
   VecX c = VecX::Zero(system.constraint_count());
-  system.Constraints(record.t, q, c, nullptr);
+  system.Constraints(record.t, *record.q, c, nullptr);
   const double c_max = c.size() > 0 ? c.lpNorm<Eigen::Infinity>() : 0.0;
   violation = std::max(violation, c_max);
   row.push_back(c_max);
@@ -187,8 +221,12 @@ void MultibodyOptions::Validate() const {
     throw InputError("integrator.energy_conserving", "true",
                      "is not available for multibody systems (use HHT with alpha = 0 or "
                      "smaller steps)");
+  if (spatial && (!model.bodies.empty() || !flexible.empty() || !output.modal.empty()))
+    throw InputError("spatial", "(given)",
+                     "a spatial model has no planar bodies, flexible bodies or modal outputs");
+  const size_t markers = spatial ? spatial->markers.size() : model.markers.size();
   for (const int m : output.markers)
-    if (m < 0 || m >= int(model.markers.size()))
+    if (m < 0 || m >= int(markers))
       throw InputError("output.markers", std::to_string(m), "is no marker");
   for (size_t i = 0; i < flexible.size(); ++i)
     if (flexible[i].body < 0 || flexible[i].body >= int(model.bodies.size()) ||
@@ -206,8 +244,11 @@ void MultibodyOptions::Validate() const {
     throw InputError("initial_tolerance", FormatValue(initial_tolerance), "must be > 0");
 }
 
-std::vector<std::string> MultibodyOptions::Columns() const {
-  std::vector<std::string> columns = {"time"};
+namespace {
+
+// The columns of a planar model's state between time and the energy (Columns()).
+void AddStateColumns(const MultibodyOptions& options, std::vector<std::string>& columns) {
+  const mbs::PlanarModel& model = options.model;
   for (const mbs::Body& b : model.bodies) {
     const bool rigid = b.kind != BodyKind::kPointMass;  // rigid or a flexible body's frame
     for (const char* c : {"x_", "y_", "angle_", "vx_", "vy_", "omega_"}) {
@@ -216,21 +257,51 @@ std::vector<std::string> MultibodyOptions::Columns() const {
       columns.push_back(prefix + b.name);
     }
   }
-  for (const ModalOutput& m : output.modal)
+  for (const ModalOutput& m : options.output.modal)
     for (int k = 1; k <= m.count; ++k)
       columns.push_back("q" + std::to_string(k) + "_" + model.bodies[m.body].name);
-  for (const int m : output.markers)
+  for (const int m : options.output.markers)
     for (const char* c : {"px_", "py_", "vx_", "vy_"}) columns.push_back(c + model.markers[m].name);
   for (const mbs::Joint& j : model.joints)
     for (const std::string& label : mbs::JointForceLabels(j.kind))
       columns.push_back(label + "_" + j.name);
-  for (const FlexibleBodyOptions& f : flexible) {
+  for (const FlexibleBodyOptions& f : options.flexible) {
     if (f.joints.empty()) continue;
     columns.push_back("fc_" + model.bodies[f.body].name);
     columns.push_back("gap_" + model.bodies[f.body].name);
   }
   for (const mbs::Spring& s : model.springs) columns.push_back("f_" + s.name);
   for (const mbs::RotationalSpring& s : model.rotational_springs) columns.push_back("m_" + s.name);
+}
+
+// ... of a spatial model.
+void AddStateColumns(const MultibodyOptions& options, const mbs::spatial::SpatialModel& model,
+                     std::vector<std::string>& columns) {
+  const auto add = [&columns](std::initializer_list<const char*> prefixes,
+                              const std::string& name) {
+    for (const char* p : prefixes) columns.push_back(p + name);
+  };
+  for (const mbs::spatial::Body& b : model.bodies) {
+    add({"x_", "y_", "z_", "vx_", "vy_", "vz_"}, b.name);
+    if (b.kind == SpatialBodyKind::kRigid)
+      add({"e0_", "e1_", "e2_", "e3_", "wx_", "wy_", "wz_"}, b.name);
+  }
+  for (const int m : options.output.markers)
+    add({"px_", "py_", "pz_", "vx_", "vy_", "vz_"}, model.markers[m].name);
+  for (const mbs::spatial::Joint& j : model.joints)
+    for (const std::string& label : mbs::spatial::JointForceLabels(j.kind))
+      columns.push_back(label + "_" + j.name);
+  for (const mbs::spatial::Spring& s : model.springs) columns.push_back("f_" + s.name);
+}
+
+}  // namespace
+
+std::vector<std::string> MultibodyOptions::Columns() const {
+  std::vector<std::string> columns = {"time"};
+  if (spatial)
+    AddStateColumns(*this, *spatial, columns);
+  else
+    AddStateColumns(*this, columns);
   if (output.energy)
     for (const char* c :
          {"E_kinetic", "E_stored", "W_external", "W_constraint", "D_dampers", "D_numerical"})
@@ -242,17 +313,22 @@ std::vector<std::string> MultibodyOptions::Columns() const {
 ColumnQuantity MultibodyColumnQuantity(const std::string& column) {
   if (column == "time") return {"time", "s"};
   if (column == "c_max") return {"constraint violation", "m or rad"};
-  for (const char* p : {"x_", "y_", "px_", "py_"})
+  for (const char* p : {"x_", "y_", "z_", "px_", "py_", "pz_"})
     if (column.starts_with(p)) return {"position", "m"};
   if (column.starts_with("angle_")) return {"angle", "rad"};
+  for (const char* p : {"e0_", "e1_", "e2_", "e3_"})
+    if (column.starts_with(p)) return {"Euler parameter", "-"};
   if (column.size() > 1 && column[0] == 'q' && std::isdigit(static_cast<unsigned char>(column[1])))
     return {"elastic coordinate", "kg^0.5 m, or m"};
-  if (column.starts_with("omega_")) return {"angular velocity", "rad/s"};
-  if (column.starts_with("vx_") || column.starts_with("vy_")) return {"velocity", "m/s"};
-  if (column.starts_with("m_")) return {"moment", "N m"};
+  for (const char* p : {"omega_", "wx_", "wy_", "wz_"})
+    if (column.starts_with(p)) return {"angular velocity", "rad/s"};
+  for (const char* p : {"vx_", "vy_", "vz_"})
+    if (column.starts_with(p)) return {"velocity", "m/s"};
+  for (const char* p : {"m_", "mx_", "my_", "mz_"})
+    if (column.starts_with(p)) return {"moment", "N m"};
   if (column.starts_with("fc_")) return {"contact-force norm", "N"};
   if (column.starts_with("gap_")) return {"gap norm", "m"};
-  for (const char* p : {"fx_", "fy_", "fn_"})
+  for (const char* p : {"fx_", "fy_", "fz_", "fn_"})
     if (column.starts_with(p)) return {"force", "N"};
   if (column.starts_with("f_")) return {"force", "N or N m"};
   return {"energy", "J"};
@@ -269,18 +345,13 @@ std::string EnergyGainWarning(const time::EnergyBalance& e, double t) {
          "(integrator.alpha = -0.3) or smaller steps";
 }
 
-MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer) {
-  options.Validate();
-  const Clock::time_point start = Clock::now();
-  MultibodyResult result;
-  PlanarSystem system(BuildModel(options, observer, result));
-  for (const ModalOutput& m : options.output.modal) {
-    const mbs::Body& body = system.model().bodies[m.body];
-    if (m.count > body.flexible->modes())
-      throw InputError("output.modal." + body.name, std::to_string(m.count),
-                       "is more than the body's " + std::to_string(body.flexible->modes()) +
-                           " elastic coordinates");
-  }
+namespace {
+
+// Consistent initial conditions, then the time integration with a row per output step;
+// false when the initial conditions failed (nothing integrated).
+template <class System>
+bool Simulate(const MultibodyOptions& options, System& system, MultibodyObserver& observer,
+              MultibodyResult& result) {
   result.columns = options.Columns();
   result.coordinates = system.size();
   result.constraints = system.constraint_count();
@@ -290,8 +361,7 @@ MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver&
                                                 result.initial_correction);
   if (!result.status) {
     result.status.message = "initial conditions: " + result.status.message;
-    result.wall_seconds = Seconds(start);
-    return result;
+    return false;
   }
   if (result.initial_correction > 0.0)
     observer.Note("initial positions moved onto the joints by up to " +
@@ -312,9 +382,33 @@ MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver&
                       100);
   };
   result.integration = time::Integrate(system, integrator, q, v, record);
-  for (const FlexibleBodyOptions& f : options.flexible)
-    result.flexible_joint_state.push_back(FlexibleJointFigures(system, f.body));
   result.status = result.integration.status;
+  return true;
+}
+
+}  // namespace
+
+MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer) {
+  options.Validate();
+  const Clock::time_point start = Clock::now();
+  MultibodyResult result;
+  if (options.spatial) {
+    SpatialSystem system(*options.spatial);
+    Simulate(options, system, observer, result);
+    result.wall_seconds = Seconds(start);
+    return result;
+  }
+  PlanarSystem system(BuildModel(options, observer, result));
+  for (const ModalOutput& m : options.output.modal) {
+    const mbs::Body& body = system.model().bodies[m.body];
+    if (m.count > body.flexible->modes())
+      throw InputError("output.modal." + body.name, std::to_string(m.count),
+                       "is more than the body's " + std::to_string(body.flexible->modes()) +
+                           " elastic coordinates");
+  }
+  if (Simulate(options, system, observer, result))
+    for (const FlexibleBodyOptions& f : options.flexible)
+      result.flexible_joint_state.push_back(FlexibleJointFigures(system, f.body));
   result.wall_seconds = Seconds(start);
   return result;
 }

@@ -1,4 +1,5 @@
-// The transient analysis of a planar multibody system (mbs/planar_system.h): consistent
+// The transient analysis of a planar (mbs/planar_system.h) or spatial
+// (mbs/spatial_system.h) multibody system: consistent
 // initial conditions, index-3 time integration (time/integrator.h, seed 003 eq. 2.55-2.61)
 // and the chosen quantities recorded per output step: body coordinates, marker positions
 // and velocities, joint (constraint) forces, spring forces, the energy balance with the
@@ -17,6 +18,7 @@
 #include "mbs/flexible_body_builder.h"
 #include "mbs/planar_model.h"
 #include "mbs/planar_system.h"
+#include "mbs/spatial_system.h"
 #include "time/integrator.h"
 
 namespace jointdyn::analysis {
@@ -28,7 +30,8 @@ struct ModalOutput {
 };
 
 struct MultibodyOutput {
-  std::vector<int> markers;  // marker indices: px_, py_ [m], vx_, vy_ [m/s] columns
+  // Marker indices: px_, py_ (pz_) [m], vx_, vy_ (vz_) [m/s] columns.
+  std::vector<int> markers;
   std::vector<ModalOutput> modal;
   bool energy = true;  // the energy-balance columns [J]
 };
@@ -57,6 +60,9 @@ struct FlexibleBodyOptions {
 struct MultibodyOptions {
   std::string title;
   mbs::PlanarModel model;  // flexible bodies without their FlexibleBody yet
+  // A spatial (3D) system instead of `model` (which then stays empty): rigid bodies and
+  // point masses (no flexible bodies yet).
+  std::optional<mbs::spatial::SpatialModel> spatial;
   std::vector<FlexibleBodyOptions> flexible;
   time::IntegratorOptions integrator;  // scheme, times, steps, Newton; output_interval [s]
   MultibodyOutput output;
@@ -68,7 +74,9 @@ struct MultibodyOptions {
   // checked once its flexible bodies are built).
   void Validate() const;
   // time; per body x_, y_ [m], angle_ [rad] (rigid), vx_, vy_ [m/s], omega_ [rad/s]
-  // (rigid); output.modal's q<k>_<body> (free-free modes: M-orthonormal, kg^0.5 m; unit DOFs
+  // (rigid); spatial: x_, y_, z_ [m], vx_, vy_, vz_ [m/s], and for rigid bodies the Euler
+  // parameters e0_ .. e3_ [-] and the angular velocity wx_, wy_, wz_ [rad/s] (global);
+  // output.modal's q<k>_<body> (free-free modes: M-orthonormal, kg^0.5 m; unit DOFs
   // of an unreduced body: m or rad); per output marker px_, py_, vx_, vy_; per joint its forces on
   // marker b's body (mbs::JointForceLabels: fx_, fy_ [N], m_ [N m], fn_ [N], f_ [N or N m]); per
   // flexible body with joints fc_<body>, the contact-force norm ||A_p t_p||_2 over its pairs [N]
@@ -92,6 +100,7 @@ class MultibodyObserver : public Observer {
   // The configuration at that sample (for drawing the mechanism and the flexible bodies'
   // meshes): the system and its coordinates.
   virtual void Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) {}
+  virtual void Configuration(double t, const mbs::spatial::SpatialSystem& system, const VecX& q) {}
 };
 
 struct MultibodyResult {

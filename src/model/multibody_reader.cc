@@ -9,6 +9,7 @@
 #include "model/integrator_reader.h"
 #include "model/joint_mode_reader.h"
 #include "model/joints_reader.h"
+#include "model/multibody_items.h"
 #include "model/time_function_reader.h"
 
 namespace jointdyn::model {
@@ -24,30 +25,6 @@ Vec2 ReadVec2(const ModelNode& node, const std::string& key, const Vec2& fallbac
   const std::vector<double> v = node.Doubles(key);
   if (v.size() != 2) node.FailValue(key, std::to_string(v.size()) + " numbers", "must be [x, y]");
   return {v[0], v[1]};
-}
-
-// The index of the entry of `names` named by node[key] (`what`: "body of this model", ...).
-int Find(const ModelNode& node, const std::string& key, const std::string& name,
-         const std::vector<std::string>& names, const std::string& what) {
-  const auto it = std::find(names.begin(), names.end(), name);
-  if (it == names.end()) node.FailValue(key, name, "is no " + what);
-  return int(it - names.begin());
-}
-
-std::vector<std::string> NamesOf(const auto& items) {
-  std::vector<std::string> names;
-  for (const auto& item : items) names.push_back(item.name);
-  return names;
-}
-
-// A name for an item: node[name], else `fallback`; unique among `taken`.
-std::string ReadName(const ModelNode& node, const std::string& fallback,
-                     std::set<std::string>& taken) {
-  const std::string name = node.String("name", fallback);
-  if (name.empty() || name == "ground")
-    node.FailValue("name", name, "must be a name other than ground");
-  if (!taken.insert(name).second) node.FailValue("name", name, "is used twice");
-  return name;
 }
 
 // A flexible body's FE model (its `fe` mapping: the FE keys of analysis: modal) and its
@@ -83,7 +60,7 @@ void ReadBodies(const ModelNode& root, MultibodyOptions& options) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ModelNode& n = nodes[i];
     mbs::Body b;
-    b.name = ReadName(n, "body_" + std::to_string(i + 1), names);
+    b.name = ReadItemName(n, "body_" + std::to_string(i + 1), names);
     b.kind = n.Has("type") ? n.Enum<BodyKind>("type", {{"rigid", BodyKind::kRigid},
                                                        {"point_mass", BodyKind::kPointMass},
                                                        {"flexible", BodyKind::kFlexible}})
@@ -112,14 +89,15 @@ void ReadMarkers(const ModelNode& root, const MultibodyOptions& options, PlanarM
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ModelNode& n = nodes[i];
     mbs::Marker m;
-    m.name = ReadName(n, "marker_" + std::to_string(i + 1), names);
+    m.name = ReadItemName(n, "marker_" + std::to_string(i + 1), names);
     const std::string body = n.String("body");
-    m.body = body == "ground" ? mbs::kGround : Find(n, "body", body, bodies, "body of this model");
+    m.body =
+        body == "ground" ? mbs::kGround : FindName(n, "body", body, bodies, "body of this model");
     const auto flexible = std::find_if(options.flexible.begin(), options.flexible.end(),
                                        [&](const auto& f) { return f.body == m.body; });
     if (flexible != options.flexible.end()) {  // on a node of the body's interface
-      m.node = Find(n, "node", n.String("node"), flexible->cms.boundary,
-                    "interface node of body " + body);
+      m.node = FindName(n, "node", n.String("node"), flexible->cms.boundary,
+                        "interface node of body " + body);
     } else {
       m.position = ReadVec2(n, "position", Vec2::Zero());
     }
@@ -127,20 +105,6 @@ void ReadMarkers(const ModelNode& root, const MultibodyOptions& options, PlanarM
     n.Finish();
     model.markers.push_back(std::move(m));
   }
-}
-
-// node[markers] as two marker indices on different bodies.
-std::pair<int, int> ReadMarkerPair(const ModelNode& n, const PlanarModel& model) {
-  const std::vector<std::string> list = n.Strings("markers");
-  if (list.size() != 2)
-    n.FailValue("markers", std::to_string(list.size()) + " names", "must name two markers");
-  const std::vector<std::string> names = NamesOf(model.markers);
-  const int a = Find(n, "markers", list[0], names, "marker of this model");
-  const int b = Find(n, "markers", list[1], names, "marker of this model");
-  if (model.markers[a].body == model.markers[b].body)
-    n.FailValue("markers", list[1],
-                "is on the body of " + list[0] + ": connect two different bodies");
-  return {a, b};
 }
 
 // node[key] [m], by default the markers' initial distance (not for markers on flexible
@@ -172,24 +136,18 @@ void ReadJoints(const ModelNode& root, PlanarModel& model) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ModelNode& n = nodes[i];
     mbs::Joint j;
-    j.name = ReadName(n, "joint_" + std::to_string(i + 1), names);
+    j.name = ReadItemName(n, "joint_" + std::to_string(i + 1), names);
     j.kind = n.Enum<JointKind>("type", {{"revolute", JointKind::kRevolute},
                                         {"prismatic", JointKind::kPrismatic},
                                         {"rigid", JointKind::kRigid},
                                         {"distance", JointKind::kDistance},
                                         {"prescribed", JointKind::kPrescribed}});
     if (j.kind == JointKind::kPrescribed) {
-      j.body = Find(n, "body", n.String("body"), bodies, "body of this model");
+      j.body = FindName(n, "body", n.String("body"), bodies, "body of this model");
       j.coordinate = n.Enum<mbs::Coordinate>("coordinate", {{"x", mbs::Coordinate::kX},
                                                             {"y", mbs::Coordinate::kY},
                                                             {"angle", mbs::Coordinate::kAngle}});
-      const ModelNode motion = n.Map("motion");
-      try {
-        j.motion = ReadTimeFunction(motion);
-      } catch (const InputError& error) {
-        motion.Rethrow(error);
-      }
-      motion.Finish();
+      j.motion = RequiredFunction(n, "motion");
     } else {
       std::tie(j.marker_a, j.marker_b) = ReadMarkerPair(n, model);
       if (j.kind == JointKind::kDistance)
@@ -206,7 +164,7 @@ void ReadSprings(const ModelNode& root, PlanarModel& model) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ModelNode& n = nodes[i];
     mbs::Spring s;
-    s.name = ReadName(n, "spring_" + std::to_string(i + 1), names);
+    s.name = ReadItemName(n, "spring_" + std::to_string(i + 1), names);
     std::tie(s.marker_a, s.marker_b) = ReadMarkerPair(n, model);
     s.stiffness = n.Double("stiffness", 0.0, NonNegative());
     s.damping = n.Double("damping", 0.0, NonNegative());
@@ -218,7 +176,7 @@ void ReadSprings(const ModelNode& root, PlanarModel& model) {
   for (size_t i = 0; i < rotational.size(); ++i) {
     const ModelNode& n = rotational[i];
     mbs::RotationalSpring s;
-    s.name = ReadName(n, "rotational_spring_" + std::to_string(i + 1), names);
+    s.name = ReadItemName(n, "rotational_spring_" + std::to_string(i + 1), names);
     std::tie(s.marker_a, s.marker_b) = ReadMarkerPair(n, model);
     s.stiffness = n.Double("stiffness", 0.0, NonNegative());
     s.damping = n.Double("damping", 0.0, NonNegative());
@@ -228,25 +186,11 @@ void ReadSprings(const ModelNode& root, PlanarModel& model) {
   }
 }
 
-// A time function under `key` of `n` (the constant 0 when absent).
-time::TimeFunction OptionalFunction(const ModelNode& n, const std::string& key) {
-  const auto node = n.OptionalMap(key);
-  if (!node) return {};
-  time::TimeFunction f;
-  try {
-    f = ReadTimeFunction(*node);
-  } catch (const InputError& error) {
-    node->Rethrow(error);
-  }
-  node->Finish();
-  return f;
-}
-
 void ReadLoads(const ModelNode& root, PlanarModel& model) {
   const std::vector<std::string> markers = NamesOf(model.markers);
   for (const ModelNode& n : root.OptionalMaps("loads")) {
     mbs::Load load;
-    load.marker = Find(n, "marker", n.String("marker"), markers, "marker of this model");
+    load.marker = FindName(n, "marker", n.String("marker"), markers, "marker of this model");
     if (!n.Has("fx") && !n.Has("fy") && !n.Has("torque"))
       n.FailValue("marker", markers[load.marker], "a load needs fx, fy or torque");
     load.fx = OptionalFunction(n, "fx");
@@ -271,20 +215,23 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
     options.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
     options.output.energy = node->Bool("energy", true);
     file.frames = node->Int("frames", 200, InRange(0, 100000));
+    if (options.spatial && node->Has("modal"))
+      node->FailValue("modal", "(given)", "a spatial model has no flexible bodies");
     if (const auto modal = node->OptionalMap("modal")) {
       const std::vector<std::string> names = NamesOf(options.model.bodies);
       for (const std::string& name : modal->Keys()) {
-        const int body = Find(*modal, name, name, names, "body of this model");
+        const int body = FindName(*modal, name, name, names, "body of this model");
         if (options.model.bodies[body].kind != mbs::BodyKind::kFlexible)
           modal->FailValue(name, name, "is no flexible body (elastic coordinates)");
         options.output.modal.push_back({body, modal->Int(name, AtLeast(1))});
       }
     }
     if (node->Has("markers")) {
-      const std::vector<std::string> names = NamesOf(options.model.markers);
+      const std::vector<std::string> names =
+          options.spatial ? NamesOf(options.spatial->markers) : NamesOf(options.model.markers);
       for (const std::string& name : node->Strings("markers"))
         options.output.markers.push_back(
-            Find(*node, "markers", name, names, "marker of this model"));
+            FindName(*node, "markers", name, names, "marker of this model"));
     }
   }
   if (node && node->Has("plots")) {
@@ -292,9 +239,13 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
                                  "multibody", title, ColumnLabel);
   } else {  // the bodies' positions
     ColumnPlot plot{"multibody", title, "time t [s]", "position [m]"};
-    for (const mbs::Body& b : options.model.bodies)
-      if (plot.columns.size() < 8)
-        plot.columns.insert(plot.columns.end(), {"x_" + b.name, "y_" + b.name});
+    const std::vector<std::string> bodies =
+        options.spatial ? NamesOf(options.spatial->bodies) : NamesOf(options.model.bodies);
+    for (const std::string& b : bodies) {
+      if (plot.columns.size() >= 8) break;
+      plot.columns.insert(plot.columns.end(), {"x_" + b, "y_" + b});
+      if (options.spatial) plot.columns.push_back("z_" + b);
+    }
     file.plots.push_back(std::move(plot));
   }
   if (node) node->Finish();
@@ -304,18 +255,54 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
 
 }  // namespace
 
+int FindName(const ModelNode& node, const std::string& key, const std::string& name,
+             const std::vector<std::string>& names, const std::string& what) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) node.FailValue(key, name, "is no " + what);
+  return int(it - names.begin());
+}
+
+std::string ReadItemName(const ModelNode& node, const std::string& fallback,
+                         std::set<std::string>& taken) {
+  const std::string name = node.String("name", fallback);
+  if (name.empty() || name == "ground")
+    node.FailValue("name", name, "must be a name other than ground");
+  if (!taken.insert(name).second) node.FailValue("name", name, "is used twice");
+  return name;
+}
+
+time::TimeFunction RequiredFunction(const ModelNode& n, const std::string& key) {
+  const ModelNode node = n.Map(key);
+  time::TimeFunction f;
+  try {
+    f = ReadTimeFunction(node);
+  } catch (const InputError& error) {
+    node.Rethrow(error);
+  }
+  node.Finish();
+  return f;
+}
+
+time::TimeFunction OptionalFunction(const ModelNode& n, const std::string& key) {
+  return n.Has(key) ? RequiredFunction(n, key) : time::TimeFunction();
+}
+
 MultibodyFile ReadMultibody(const ModelNode& root) {
   MultibodyFile file;
   root.ExpectAnalysis("multibody");
   MultibodyOptions& options = file.options;
   options.title = root.String("title", "");
-  PlanarModel& model = options.model;
-  ReadBodies(root, options);
-  ReadMarkers(root, options, model);
-  ReadJoints(root, model);
-  ReadSprings(root, model);
-  ReadLoads(root, model);
-  model.gravity = ReadVec2(root, "gravity", Vec2::Zero());
+  if (root.Int("dimension", 2, InRange(2, 3)) == 3) {
+    options.spatial = ReadSpatialModel(root);
+  } else {
+    PlanarModel& model = options.model;
+    ReadBodies(root, options);
+    ReadMarkers(root, options, model);
+    ReadJoints(root, model);
+    ReadSprings(root, model);
+    ReadLoads(root, model);
+    model.gravity = ReadVec2(root, "gravity", Vec2::Zero());
+  }
   options.initial_tolerance = root.Double("initial_tolerance", 1e-12, Positive());
   options.integrator = ReadIntegrator(root.Map("integrator"));
   ReadOutput(root, file);

@@ -32,20 +32,38 @@ void WriteSamples(const std::filesystem::path& path, const analysis::MultibodyRe
   file.Commit();
 }
 
+// A body's centre of mass (a flexible body's frame) and a marker's point in 3D [m].
+Vec3 BodyPoint(const mbs::PlanarSystem& system, int b, const VecX& q) {
+  const Vec2 p = q.segment<2>(system.CoordinateIndex(b, mbs::Coordinate::kX));
+  return {p.x(), p.y(), 0.0};
+}
+Vec3 BodyPoint(const mbs::spatial::SpatialSystem& system, int b, const VecX& q) {
+  return q.segment<3>(system.FirstCoordinate(b));
+}
+Vec3 MarkerPoint(const mbs::PlanarSystem& system, int m, const VecX& q) {
+  const Vec2 p = system.MarkerPosition(q, m);
+  return {p.x(), p.y(), 0.0};
+}
+Vec3 MarkerPoint(const mbs::spatial::SpatialSystem& system, int m, const VecX& q) {
+  return system.MarkerPosition(q, m);
+}
+
 // Lines from each body's centre of mass (a flexible body's frame) to its markers; ground
 // markers as lone points.
-io::VtuGrid MechanismGrid(const mbs::PlanarSystem& system, const VecX& q) {
-  const mbs::PlanarModel& model = system.model();
-  std::vector<Vec2> bodies, markers;
-  for (size_t b = 0; b < model.bodies.size(); ++b)
-    bodies.push_back(q.segment<2>(system.CoordinateIndex(int(b), mbs::Coordinate::kX)));
-  for (size_t m = 0; m < model.markers.size(); ++m)
-    markers.push_back(system.MarkerPosition(q, int(m)));
+template <class System>
+io::VtuGrid MechanismGrid(const System& system, const VecX& q) {
+  const auto& model = system.model();
   io::VtuGrid grid;
-  for (const std::vector<Vec2>* set : {&bodies, &markers})
-    for (const Vec2& p : *set) grid.points.insert(grid.points.end(), {p.x(), p.y(), 0.0});
-  const auto body_count = static_cast<int64_t>(bodies.size());
-  for (size_t m = 0; m < markers.size(); ++m) {
+  for (size_t b = 0; b < model.bodies.size(); ++b) {
+    const Vec3 p = BodyPoint(system, int(b), q);
+    grid.points.insert(grid.points.end(), p.data(), p.data() + 3);
+  }
+  for (size_t m = 0; m < model.markers.size(); ++m) {
+    const Vec3 p = MarkerPoint(system, int(m), q);
+    grid.points.insert(grid.points.end(), p.data(), p.data() + 3);
+  }
+  const auto body_count = static_cast<int64_t>(model.bodies.size());
+  for (size_t m = 0; m < model.markers.size(); ++m) {
     const int body = model.markers[m].body;
     if (body == mbs::kGround) continue;
     grid.connectivity.insert(grid.connectivity.end(), {body, body_count + int64_t(m)});
@@ -53,8 +71,8 @@ io::VtuGrid MechanismGrid(const mbs::PlanarSystem& system, const VecX& q) {
     grid.types.push_back(kVtkLine);
   }
   io::VtuArray body_index{"body", 1, {}};
-  for (size_t b = 0; b < bodies.size(); ++b) body_index.values.push_back(double(b));
-  for (const mbs::Marker& m : model.markers) body_index.values.push_back(double(m.body));
+  for (size_t b = 0; b < model.bodies.size(); ++b) body_index.values.push_back(double(b));
+  for (const auto& m : model.markers) body_index.values.push_back(double(m.body));
   grid.point_data.push_back(std::move(body_index));
   grid.comment = "point data body: the body index of each point (-1: ground)";
   return grid;
@@ -113,18 +131,29 @@ void MultibodyReport::Sample(const std::vector<double>& row) {
   csv_->Row(row);
 }
 
-void MultibodyReport::Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) {
+std::string MultibodyReport::AddMechanismFrame(double t, const std::function<io::VtuGrid()>& grid) {
   const time::IntegratorOptions& integrator = options_.options.integrator;
-  if (options_.frames == 0) return;
+  if (options_.frames == 0) return "";
   const double spacing = (integrator.t_end - integrator.t_start) / options_.frames;
-  if (frames_ && t - last_frame_ < spacing * (1.0 - 1e-9) && t < integrator.t_end) return;
+  if (frames_ && t - last_frame_ < spacing * (1.0 - 1e-9) && t < integrator.t_end) return "";
   if (!frames_) frames_ = std::make_unique<io::PvdWriter>(folder_.File("mechanism.pvd"));
-  const int frame = frames_->size();
   char number[16];
-  std::snprintf(number, sizeof number, "%06d", frame);
+  std::snprintf(number, sizeof number, "%06d", frames_->size());
   const std::string mechanism = std::string("mechanism/frame_") + number + ".vtu";
-  io::WriteVtu(folder_.File(mechanism), MechanismGrid(system, q));
+  io::WriteVtu(folder_.File(mechanism), grid());
   frames_->Add(t, mechanism);
+  last_frame_ = t;
+  return number;
+}
+
+void MultibodyReport::Configuration(double t, const mbs::spatial::SpatialSystem& system,
+                                    const VecX& q) {
+  AddMechanismFrame(t, [&] { return MechanismGrid(system, q); });
+}
+
+void MultibodyReport::Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) {
+  const std::string number = AddMechanismFrame(t, [&] { return MechanismGrid(system, q); });
+  if (number.empty()) return;
   const std::vector<mbs::Body>& bodies = system.model().bodies;
   for (size_t b = 0; b < bodies.size(); ++b) {
     if (bodies[b].kind != mbs::BodyKind::kFlexible) continue;
@@ -135,7 +164,6 @@ void MultibodyReport::Configuration(double t, const mbs::PlanarSystem& system, c
     io::WriteVtu(folder_.File(file), DeformedMesh(system, int(b), q));
     pvd->Add(t, file);
   }
-  last_frame_ = t;
 }
 
 RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
@@ -146,11 +174,18 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
   const mbs::PlanarModel& model = options.model;
   const time::TransientResult& r = result.integration;
   nlohmann::json summary = SummaryHead(analysis_, model_file_, options.title);
-  summary["bodies"] = model.bodies.size();
-  summary["markers"] = model.markers.size();
-  summary["joints"] = model.joints.size();
-  summary["springs"] = model.springs.size() + model.rotational_springs.size();
-  summary["loads"] = model.loads.size();
+  summary["dimension"] = options.spatial ? 3 : 2;
+  const auto count = [&summary](const auto& m, size_t springs) {
+    summary["bodies"] = m.bodies.size();
+    summary["markers"] = m.markers.size();
+    summary["joints"] = m.joints.size();
+    summary["springs"] = springs;
+    summary["loads"] = m.loads.size();
+  };
+  if (options.spatial)
+    count(*options.spatial, options.spatial->springs.size());
+  else
+    count(model, model.springs.size() + model.rotational_springs.size());
   summary["coordinates"] = result.coordinates;
   summary["constraints"] = result.constraints;
   summary["degrees_of_freedom"] = result.coordinates - result.constraints;
@@ -173,7 +208,9 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
          {"modes", result.flexible_modes[i]},
          {"full", options.flexible[i].full},
          {"joint_modes", result.flexible_joint_modes[i]},
-         {"joints_at_end", JointFiguresSummary(result.flexible_joint_state[i])},
+         {"joints_at_end", i < result.flexible_joint_state.size()  // none: not integrated
+                               ? JointFiguresSummary(result.flexible_joint_state[i])
+                               : nlohmann::json()},
          {"frequencies_hz", std::vector<double>(f.data(), f.data() + f.size())}});
   }
   summary["warnings"] = result.warnings;

@@ -73,8 +73,11 @@ struct State {
   VecX viscous;     // C v
   VecX external;    // f_ext(t)
   VecX constraint;  // C_q' lambda
-  VecX inertia;     // M a, or M(q) a - Q_v(q, v) (SecondOrderSystem::mass_varies())
-  VecX momentum;    // M(q) v
+  // M a; with a varying mass M(q) a_m - Q_v(q, v) at the scheme's averaged acceleration a_m
+  // (StepModel).
+  VecX inertia;
+  VecX velocity_inertia;  // -Q_v(q, v) (zero with a constant mass)
+  VecX momentum;          // M(q) v
   // Per constraint row the largest |C_q(i, j)| / u_j: its change per metre of any
   // coordinate (for the scales of its residual and multiplier; 1 for an empty row).
   VecX cq_rows;
@@ -210,9 +213,10 @@ class StepModel final : public solvers::ResidualModel {
     v_base_ = start.v + (1.0 - w_.gamma) * h * start.a;
     external_.setZero(n_);
     system_.ExternalForce(t_, external_);
-    fixed_ = w_.mass_old * start.inertia +
-             w_.force_old * (start.viscous + start.constraint - start.external) +
+    fixed_ = w_.force_old * (start.viscous + start.constraint - start.external) +
              w_.internal_old * start.internal - w_.force_new * external_;
+    if (!system_.mass_varies()) fixed_ += w_.mass_old * start.inertia;
+    start_mass_ready_ = false;
     force_scale_ = Positive(std::max(
         {force_floor, magnitudes.force, magnitudes.momentum / h, units_.Force(external_)}));
     position_scale_ = std::max(position_floor, magnitudes.position);
@@ -245,15 +249,9 @@ class StepModel final : public solvers::ResidualModel {
     JD_CHECK(internal_.size() == n_, "SecondOrderSystem::InternalForce: f must have size()");
     viscous_ = system_.damping() * v_;
     if (Status status = EvaluateConfigurationLoad(jacobian != nullptr); !status) return status;
-    const bool tangents = jacobian && system_.mass_varies();
-    if (Status status =
-            InertiaForce(system_, q_, v_, a_, inertia_, tangents ? &mass_at_ : nullptr,
-                         tangents ? &inertia_q_ : nullptr, tangents ? &inertia_v_ : nullptr);
-        !status) {
-      return status;
-    }
+    if (Status status = EvaluateInertia(jacobian != nullptr); !status) return status;
     residual.resize(n_ + m_);
-    residual.head(n_) = fixed_ + w_.mass_new * inertia_ + w_.force_new * viscous_ +
+    residual.head(n_) = fixed_ + inertia_term_ + w_.force_new * viscous_ +
                         w_.internal_new * internal_ - w_.force_new * configuration_load_;
     if (m_ > 0) {
       lambda_ = x.tail(m_) / beta_h2_;
@@ -296,10 +294,53 @@ class StepModel final : public solvers::ResidualModel {
     end.constraint = m_ > 0 ? constraint_ : VecX::Zero(n_);
     end.cq_rows = ConstraintRowScales(cq_, units_);
     end.inertia = inertia_;
+    end.velocity_inertia.setZero(n_);
+    if (system_.mass_varies())
+      if (Status status = InertiaForce(system_, q_, v_, VecX::Zero(n_), end.velocity_inertia,
+                                       nullptr, nullptr, nullptr);
+          !status) {
+        return status;
+      }
     return Momentum(system_, q_, v_, end.momentum);
   }
 
  private:
+  // The inertia term of the averaged equation of motion, inertia_term_. Constant mass:
+  // (1 - a_m) M a+ + a_m M a (the a_m part in fixed_). Varying mass, with the averaged
+  // acceleration a_m = (1 - a_m) a+ + a_m a: the mass taken at the configuration the forces
+  // are averaged at, and the quadratic velocity vector averaged as the forces are,
+  //   (1 - a_f) [M(q+) a_m - Q_v(q+, v+)] + a_f [M(q) a_m - Q_v(q, v)].
+  // Weighting M(q+) a+ alone as the mass would evaluate the inertia of a rotating body at
+  // another time than its forces and lose the schemes' second order (HHT and
+  // generalized-alpha alike); with a constant mass both forms agree.
+  Status EvaluateInertia(bool tangents) {
+    if (!system_.mass_varies()) {
+      inertia_ = system_.mass() * a_;
+      inertia_term_ = w_.mass_new * inertia_;
+      return Status::Ok();
+    }
+    const VecX a_m = w_.mass_new * a_ + w_.mass_old * start_->a;
+    if (Status status =
+            InertiaForce(system_, q_, v_, a_m, inertia_, tangents ? &mass_at_ : nullptr,
+                         tangents ? &inertia_q_ : nullptr, tangents ? &inertia_v_ : nullptr);
+        !status) {
+      return status;
+    }
+    inertia_term_ = w_.force_new * inertia_;
+    if (w_.force_old == 0.0) return Status::Ok();
+    if (!start_mass_ready_) {
+      VecX unused;
+      if (Status status = InertiaForce(system_, start_->q, VecX::Zero(n_), VecX::Zero(n_), unused,
+                                       &start_mass_, nullptr, nullptr);
+          !status) {
+        return status;
+      }
+      start_mass_ready_ = true;
+    }
+    inertia_term_ += w_.force_old * (start_mass_ * a_m + start_->velocity_inertia);
+    return Status::Ok();
+  }
+
   // SecondOrderSystem::ConfigurationLoad() at the evaluated point (zero without).
   Status EvaluateConfigurationLoad(bool tangent) {
     configuration_load_.setZero(n_);
@@ -324,10 +365,11 @@ class StepModel final : public solvers::ResidualModel {
              "SecondOrderSystem::InternalForce: K and D must be size() x size()");
     Matrix& upper_left = m_ == 0 ? jacobian : upper_left_;
     upper_left.SetZeroLike(system_.mass());
-    if (system_.mass_varies()) {  // M(q) + beta h^2 d(f_in)/dq + gamma h d(f_in)/dv
-      upper_left.AddScaled(w_.mass_new, mass_at_);
-      upper_left.AddScaled(w_.mass_new * beta_h2_, inertia_q_);
-      upper_left.AddScaled(w_.mass_new * gamma_h_, inertia_v_);
+    if (system_.mass_varies()) {  // EvaluateInertia's term by a+
+      upper_left.AddScaled(w_.force_new * w_.mass_new, mass_at_);
+      upper_left.AddScaled(w_.force_new * beta_h2_, inertia_q_);
+      upper_left.AddScaled(w_.force_new * gamma_h_, inertia_v_);
+      if (w_.force_old != 0.0) upper_left.AddScaled(w_.force_old * w_.mass_new, start_mass_);
     } else {
       upper_left.AddScaled(w_.mass_new, system_.mass());
     }
@@ -362,7 +404,10 @@ class StepModel final : public solvers::ResidualModel {
 
   // The last evaluation.
   VecX q_, v_, a_, internal_, viscous_, lambda_, c_, constraint_, configuration_load_, inertia_;
-  Matrix mass_at_, inertia_q_, inertia_v_;           // M(q) and the inertia tangents (varying mass)
+  VecX inertia_term_;                       // EvaluateInertia()
+  Matrix mass_at_, inertia_q_, inertia_v_;  // M(q) and the inertia tangents (varying mass)
+  Matrix start_mass_;                       // M at the step's start (varying mass)
+  bool start_mass_ready_ = false;
   Matrix stiffness_, damping_tangent_, upper_left_;  // upper_left_: with constraints
   Matrix load_tangent_;                              // d ConfigurationLoad / dq
   SparseMatrix cq_, constraint_tangent_;
@@ -387,7 +432,7 @@ Status InitialState(SecondOrderSystem& system, const IntegratorOptions& options,
     s.external += load;
   }
   // f_in(q0, v0, 0) = -Q_v (zero with a constant mass) and M(q0).
-  VecX velocity_inertia;
+  VecX& velocity_inertia = s.velocity_inertia;
   Matrix matrix;
   if (Status status = InertiaForce(system, s.q, s.v, VecX::Zero(n), velocity_inertia, &matrix,
                                    nullptr, nullptr);
