@@ -16,9 +16,11 @@
                linear law (seed 003 fig. 4.34).
 
   full         the unreduced body (full: true, every FE DOF a coordinate, all pairs
-               evaluated; dense) over its first FULL_STEPS steps of the friction case: CPU
-               per step against the reduced runs' (seed 003 appendix F.2: the reduced run
-               with g = 60 took 0.2 % of the CPU time of the full one).
+               evaluated; sparse) as the reference of the friction case over its first
+               FULL_TIME: the contact-force norm and car - point mass of 20 added
+               vibration modes, 20 and 60 joint modes against it, and the CPU per step
+               (seed 003 appendix F.2: the reduced run with g = 60 took 0.2 % of the CPU
+               time of the full one).
 
 The gravity case releases the pendulum from horizontal (the seeds do not give its start).
 Writes car_pendulum_*.csv, car_pendulum_*.svg and car_pendulum_study.json into OUT and
@@ -47,7 +49,10 @@ import jointdyn  # noqa: E402
 SOURCE = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLE = SOURCE / "examples/multibody/car_pendulum_multilayer.yaml"
 JOINT_MODES = [0, 5, 10, 20, 30, 40]
-FULL_STEPS = 20
+FULL_TIME = 0.25  # [s]: the unreduced body's run (2500 steps of 1e-4 s)
+# With friction the TVDs also differentiate the closed pairs' tangential stiffness (eps_T =
+# the friction law's c1): 128 TVDs then span the seed's 60 joint modes.
+TANGENTIAL = 6.17e11
 LINEAR = {"type": "linear", "eps": 4.0e11}
 # Seed 003 table 4.6 in SI units (N/mm^3 = 1e9 Pa/m, 1 um = 1e-6 m).
 LAWS = {
@@ -178,14 +183,16 @@ def report_convergence(results, t_sim, out):
     return study
 
 
+def friction_variants(prefix, t_sim):
+    """20 added vibration modes, 20 joint modes and the seed's 60 (force1 with friction)."""
+    return [(f"{prefix} 20 NM", variant(t_sim, 0, vibration_modes=25)),
+            (f"{prefix} 20 JM", variant(t_sim, 20, tangential=TANGENTIAL)),
+            (f"{prefix} {FRICTION_REFERENCE} JM",
+             variant(t_sim, FRICTION_REFERENCE, tangential=TANGENTIAL))]
+
+
 def friction_jobs(t_sim):
-    # With friction the TVDs also differentiate the closed pairs' tangential stiffness (eps_T
-    # = the friction law's c1): 128 TVDs then span the seed's 60 joint modes.
-    tangential = 6.17e11
-    return [("friction 20 NM", variant(t_sim, 0, vibration_modes=25)),
-            ("friction 20 JM", variant(t_sim, 20, tangential=tangential)),
-            (f"friction {FRICTION_REFERENCE} JM",
-             variant(t_sim, FRICTION_REFERENCE, tangential=tangential))]
+    return friction_variants("friction", t_sim)
 
 
 def report_friction(results, t_sim, out):
@@ -219,24 +226,37 @@ def report_friction(results, t_sim, out):
 
 
 def full_jobs(t_sim):
-    return [("full", variant(FULL_STEPS * 1e-4, None))]
+    t = min(t_sim, FULL_TIME)
+    return [("full", variant(t, None))] + friction_variants("full", t)
 
 
 def report_full(results, t_sim, out):
-    r = results["full"]
-    full_step = r["cpu_seconds"] / max(r["steps"], 1)
-    study = {"coordinates": r["modes"], "steps": r["steps"], "cpu_seconds": r["cpu_seconds"],
-             "step_cpu_seconds": full_step}
-    print(f"unreduced body ({r['modes']} elastic coordinates, dense), friction case, "
-          f"{r['steps']} steps: {full_step:.2f} s CPU per step")
-    for name in ("friction 20 JM", f"friction {FRICTION_REFERENCE} JM"):
-        if name not in results:
-            continue
-        reduced = results[name]
-        step = reduced["cpu_seconds"] / reduced["steps"]
-        study[name] = {"step_cpu_seconds": step, "percent_of_full": 100 * step / full_step}
-        print(f"  {name}: {1e3 * step:.2f} ms per step = {100 * step / full_step:.4f} % of the "
+    ref = results["full"]
+    full_step = ref["cpu_seconds"] / max(ref["steps"], 1)
+    scale = float(np.max(np.abs(ref["relative"])))
+    study = {"coordinates": ref["modes"], "steps": ref["steps"], "cpu_seconds": ref["cpu_seconds"],
+             "step_cpu_seconds": full_step, "t_end_s": ref["time"][-1],
+             "peak_fc_n": max(ref["fc"]), "largest_relative_m": scale}
+    print(f"unreduced body ({ref['modes']} elastic coordinates, sparse), friction case over "
+          f"{ref['time'][-1]:.3g} s, {ref['steps']} steps: {1e3 * full_step:.1f} ms CPU per step; "
+          f"peak ||f_c|| {max(ref['fc']):.1f} N; against it:")
+    names = ["full 20 NM", "full 20 JM", f"full {FRICTION_REFERENCE} JM"]
+    for name in names:
+        r = results[name]
+        step = r["cpu_seconds"] / r["steps"]
+        n = min(len(r["relative"]), len(ref["relative"]))
+        relative = float(np.max(np.abs(np.asarray(r["relative"][:n]) -
+                                       np.asarray(ref["relative"][:n]))) / scale)
+        study[name] = {"modes": r["modes"], "fc_error": relative_error(r["fc"], ref["fc"]),
+                       "peak_fc_n": max(r["fc"]), "relative_error_max": relative,
+                       "step_cpu_seconds": step, "percent_of_full": 100 * step / full_step}
+        print(f"  {name} ({r['modes']} modes): ||f_c|| error {study[name]['fc_error']:.3f} "
+              f"(peak {max(r['fc']):.1f} N), car - point mass max error {relative:.3f} of its "
+              f"largest, {1e3 * step:.2f} ms per step = {100 * step / full_step:.2f} % of the "
               f"unreduced body's (seed: 0.2 % with g = 60)")
+    plot(out / "car_pendulum_full.svg", "Contact-force norm against the unreduced body (force1)",
+         "||f_c|| [N]", {name: (results[name]["time"], results[name]["fc"])
+                         for name in ["full"] + names})
     return study
 
 

@@ -146,10 +146,7 @@ struct BodyBasis {
 BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
                          const std::string& key, Observer& observer) {
   BodyBasis result;
-  if (f.full) {
-    Locate(key, [&] { result.elastic = mbs::UnitDofBasis(fe, f.cms.boundary.front()); });
-    return result;
-  }
+  if (f.full) return result;  // mbs::BuildUnreducedBody makes its basis
   const solvers::SparseMatrix k = fe.ReducedStiffness(), m = fe.ReducedMass();
   const int v = f.cms.vibration_modes;
   const CmsBasis cms = BuildCmsBasis(k, m, BoundaryDofs(fe, f.cms.boundary, v, key, "interface"), v,
@@ -196,7 +193,10 @@ mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& 
     const BodyBasis basis = BuildBodyBasis(fe, f, key, observer);
     if (!basis.status) throw InputError(key, body.name, "reduction: " + basis.status.message);
     mbs::FlexibleBodyResult built;
-    Locate(key + ".fe", [&] { built = mbs::BuildFlexibleBody(fe, basis.elastic, spec); });
+    if (f.full)  // its frame node's errors at the body's `interface`
+      Locate(key, [&] { built = mbs::BuildUnreducedBody(fe, spec); });
+    else
+      Locate(key + ".fe", [&] { built = mbs::BuildFlexibleBody(fe, basis.elastic, spec); });
     body.flexible = built.body;
     body.position += Eigen::Rotation2Dd(body.angle) * built.centre_of_mass;
     result.flexible_modes.push_back(built.body->modes());

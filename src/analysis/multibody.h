@@ -52,8 +52,9 @@ struct FlexibleBodyOptions {
   // evaluated on every pair and reduced onto the body's basis.
   std::vector<JointSpec> joints;
   // Unreduced (the reference of the reduced bodies): every independent DOF of `fe` is a
-  // coordinate, the frame fixed to the first interface node (its ux, uy, rz); dense, so
-  // for a few thousand DOFs and short runs. No cms modes, no joint modes.
+  // coordinate, the frame fixed to the first interface node (its ux, uy, rz); its matrices
+  // sparse (the car pendulum's 2963 coordinates: 70 ms per step). No cms modes, no joint
+  // modes.
   bool full = false;
 };
 

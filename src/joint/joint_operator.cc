@@ -68,10 +68,23 @@ void JointOperator::ResetHistory() {
   opening_energy_ = VecX::Zero(n);
 }
 
-JointOperator JointOperator::Reduced(const MatX& basis) const {
-  JointOperator reduced(relative_.Compose(basis), initial_gap_, area_, laws_, options_);
-  reduced.CopyHistory(*this);
+namespace {
+
+// `joint` on x = basis y, with its committed history.
+template <class Basis>
+JointOperator OnBasis(const JointOperator& joint, const Basis& basis) {
+  JointOperator reduced(joint.relative().Compose(basis), joint.initial_gap(), joint.area(),
+                        joint.laws(), joint.options());
+  reduced.CopyHistory(joint);
   return reduced;
+}
+
+}  // namespace
+
+JointOperator JointOperator::Reduced(const MatX& basis) const { return OnBasis(*this, basis); }
+
+JointOperator JointOperator::Reduced(const solvers::SparseMatrix& basis) const {
+  return OnBasis(*this, basis);
 }
 
 void JointOperator::CopyHistory(const JointOperator& other) {

@@ -127,6 +127,9 @@ class JointOperator {
   // This joint on the coordinates of a basis V (x = V q: relative R V, dense), with its
   // committed history: the joint of a reduced model.
   JointOperator Reduced(const MatX& basis) const;
+  // ... of a sparse basis T (x = T y: relative R T, sparse; from a sparse R only), e.g. a
+  // selection of the DOFs.
+  JointOperator Reduced(const solvers::SparseMatrix& basis) const;
 
   // Results of the last Evaluate().
   PairOutput Output(int pair) const;

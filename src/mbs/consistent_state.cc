@@ -1,6 +1,8 @@
 #include "mbs/consistent_state.h"
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
+#include <memory>
 #include <string>
 
 #include "core/error.h"
@@ -13,20 +15,27 @@ Status ConsistentState(time::SecondOrderSystem& system, double t,
   correction = 0.0;
   const int n = system.size(), rows = system.constraint_count();
   if (rows == 0) return Status::Ok();
-  MatX mass = system.mass().dense();
-  if (system.mass_varies()) {
-    time::Matrix mass_at = MatX(MatX::Zero(n, n));
+  time::Matrix mass = system.mass();
+  if (system.mass_varies()) {  // M(q) at the given positions
+    mass.SetZeroLike(system.mass());
     VecX force(n);
-    system.Inertia(q, VecX::Zero(n), VecX::Zero(n), force, &mass_at, nullptr, nullptr);
-    mass = mass_at.dense();
+    system.Inertia(q, VecX::Zero(n), VecX::Zero(n), force, &mass, nullptr, nullptr);
   }
-  const Eigen::LLT<MatX> mass_factor(mass);
+  // M^-1 X, by the factor of the mass's storage.
+  std::function<MatX(const MatX&)> solve;
+  if (mass.is_dense()) {
+    auto factor = std::make_shared<Eigen::LLT<MatX>>(mass.dense());
+    solve = [factor](const MatX& x) { return MatX(factor->solve(x)); };
+  } else {
+    auto factor = std::make_shared<Eigen::SimplicialLDLT<time::SparseMatrix>>(mass.sparse());
+    solve = [factor](const MatX& x) { return MatX(factor->solve(x)); };
+  }
   VecX c(rows);
   time::SparseMatrix cq;
   // The mass-weighted projection x - M^-1 C_q' (C_q M^-1 C_q')^-1 r.
   const auto project = [&](const VecX& residual, VecX& x) -> Status {
     const MatX dense = MatX(cq);
-    const MatX m_inverse_ct = mass_factor.solve(MatX(dense.transpose()));  // M^-1 C_q'
+    const MatX m_inverse_ct = solve(MatX(dense.transpose()));  // M^-1 C_q'
     const MatX gram = dense * m_inverse_ct;
     Eigen::FullPivLU<MatX> lu(gram);
     if (lu.rank() < rows)

@@ -51,14 +51,47 @@ SparseMatrix FullMass(const fe::FeModel& model, int count) {
   return m;
 }
 
-// S_t u: each point's displacement turned by 90 degrees (rotation DOFs 0), column by column.
-MatX Turn(const PlanarDofs& d, const MatX& u) {
-  MatX out = MatX::Zero(u.rows(), u.cols());
+// S_t: each point's displacement turned by 90 degrees (rotation DOFs 0).
+SparseMatrix TurnOperator(const PlanarDofs& d) {
+  std::vector<Eigen::Triplet<double>> entries;
   for (size_t p = 0; p < d.x.size(); ++p) {
-    out.row(d.x[p]) = -u.row(d.y[p]);
-    out.row(d.y[p]) = u.row(d.x[p]);
+    entries.emplace_back(d.x[p], d.y[p], -1.0);
+    entries.emplace_back(d.y[p], d.x[p], 1.0);
   }
-  return out;
+  SparseMatrix s(d.count, d.count);
+  s.setFromTriplets(entries.begin(), entries.end());
+  return s;
+}
+
+// The rows `dofs` of all DOFs: (dofs.size() x count).
+SparseMatrix Selection(const std::vector<int>& dofs, int count) {
+  std::vector<Eigen::Triplet<double>> entries;
+  for (size_t i = 0; i < dofs.size(); ++i) entries.emplace_back(int(i), dofs[i], 1.0);
+  SparseMatrix s(int(dofs.size()), count);
+  s.setFromTriplets(entries.begin(), entries.end());
+  return s;
+}
+
+// The x and y DOFs of points first .. last - 1, interleaved (x0, y0, x1, y1, ...).
+std::vector<int> PointDofs(const PlanarDofs& d, size_t first, size_t last) {
+  std::vector<int> dofs;
+  for (size_t p = first; p < last; ++p) dofs.insert(dofs.end(), {d.x[p], d.y[p]});
+  return dofs;
+}
+
+template <class E>
+SparseMatrix ToSparse(const Eigen::MatrixBase<E>& a) {
+  return MatX(a).sparseView();
+}
+template <class E>
+SparseMatrix ToSparse(const Eigen::SparseMatrixBase<E>& a) {
+  return SparseMatrix(a);
+}
+
+// (A + A') / 2.
+SparseMatrix Symmetric(const SparseMatrix& a) {
+  const SparseMatrix t = a.transpose();
+  return 0.5 * (a + t);
 }
 
 // The translation vectors I2 (all DOFs x 2): 1 at the x and y DOFs of every point.
@@ -80,9 +113,11 @@ Vec2 CentreOfMass(const PlanarDofs& d, const SparseMatrix& m) {
   return moment / m_i2.col(0).sum();
 }
 
-// The inertia shape integrals of flexible_inertia.h for the basis `phi` on all DOFs, about
-// `origin`; I2 the translations, G0 the rigid rotation field about the origin.
-FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const MatX& phi,
+// The inertia shape integrals of flexible_inertia.h for the basis `phi` on all DOFs (dense
+// or sparse), about `origin`; I2 the translations, G0 the rigid rotation field about the
+// origin.
+template <class Basis>
+FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const Basis& phi,
                           const Vec2& origin) {
   const MatX i2 = Translations(d);
   VecX g0 = VecX::Zero(d.count);
@@ -92,29 +127,77 @@ FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const MatX
     g0(d.y[p]) = r.x();
   }
   for (const int dof : d.rz) g0(dof) = 1.0;
-  const MatX turned = Turn(d, phi);
-  const MatX m_i2 = m * i2, m_phi = m * phi, m_turned = m * turned;
+  const Basis turned = TurnOperator(d) * phi;
+  const Basis m_phi = m * phi, m_turned = m * turned;
   const VecX m_g0 = m * g0;
   FlexibleInertia b;
-  b.m_ww = i2.transpose() * m_i2;
+  b.m_ww = i2.transpose() * (m * i2);
   b.c0 = i2.transpose() * m_g0;
   b.c1 = i2.transpose() * m_turned;
   b.s_f = i2.transpose() * m_phi;
   b.g00 = g0.dot(m_g0);
   b.g01 = turned.transpose() * m_g0;
-  b.g11 = turned.transpose() * m_turned;
-  b.g11 = 0.5 * (b.g11 + b.g11.transpose()).eval();
+  b.g11 = Symmetric(ToSparse(turned.transpose() * m_turned));
   b.h0 = phi.transpose() * m_g0;
-  b.h = phi.transpose() * m_turned;
-  b.m_ff = phi.transpose() * m_phi;
-  b.m_ff = 0.5 * (b.m_ff + b.m_ff.transpose()).eval();
+  b.h = ToSparse(phi.transpose() * m_turned);
+  b.m_ff = Symmetric(ToSparse(phi.transpose() * m_phi));
   b.Check();
   return b;
 }
 
-}  // namespace
+// The displacement per unit of each coordinate: the largest |phi| at a point's x or y [m]
+// (1 for a coordinate that moves no point).
+VecX CoordinateUnits(const PlanarDofs& d, const SparseMatrix& at_points) {
+  VecX units = VecX::Zero(at_points.cols());
+  for (int j = 0; j < at_points.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(at_points, j); it; ++it)
+      units(j) = std::max(units(j), std::abs(it.value()));
+  for (double& u : units)
+    if (u == 0.0) u = 1.0;
+  return units;
+}
 
-reduction::ReductionBasis UnitDofBasis(const fe::FeModel& model, const std::string& frame) {
+// The body on the elastic basis `v` on the independent DOFs (dense: reduced; sparse: the
+// unreduced body's unit DOFs).
+template <class Basis>
+FlexibleBodyResult Build(const fe::FeModel& model, const Basis& v, const FlexibleBodySpec& spec) {
+  if (model.mesh.dim != 2)
+    throw InputError("mesh", std::to_string(model.mesh.dim) + "D", "a planar body needs a 2D mesh");
+  FlexibleBodyResult result;
+  const PlanarDofs d = Classify(model);
+  const SparseMatrix full_mass = FullMass(model, d.count);
+  const Basis phi = model.dofs->transform() * v;  // on all DOFs
+  result.centre_of_mass = CentreOfMass(d, full_mass);
+
+  auto body = std::make_shared<FlexibleBody>();
+  body->inertia = Integrals(d, full_mass, phi, result.centre_of_mass);
+  const SparseMatrix k = model.ReducedStiffness();
+  body->stiffness = Symmetric(ToSparse(v.transpose() * (k * v)));
+  const int nodes = static_cast<int>(model.mesh.nodes.rows());  // the mesh nodes come first
+  body->units = CoordinateUnits(d, ToSparse(Selection(PointDofs(d, 0, d.x.size()), d.count) * phi));
+  for (const joint::JointOperator& joint : spec.joints) body->joints.push_back(joint.Reduced(v));
+  body->joint_nodes = spec.joint_nodes;
+  body->mesh = std::make_shared<fe::Mesh>(model.mesh);
+  body->mesh_positions.resize(nodes, 2);
+  for (int p = 0; p < nodes; ++p)
+    body->mesh_positions.row(p) = (d.position[p] - result.centre_of_mass).transpose();
+  body->mesh_shapes = ToSparse(Selection(PointDofs(d, 0, nodes), d.count) * phi);
+  for (const std::string& name : spec.interface) {
+    const int r = model.dofs->ReferenceIndex(name);
+    std::vector<int> dofs;
+    for (const int c : {0, 1, 5}) dofs.push_back(model.dofs->ReferenceDof(name, c));
+    body->nodes.push_back({name,
+                           model.reference_nodes[r].position.head<2>() - result.centre_of_mass,
+                           MatX(Selection(dofs, d.count) * phi)});
+  }
+  result.body = std::move(body);
+  return result;
+}
+
+// Every independent DOF but the in-plane ones (ux, uy, rz) of reference node `frame`,
+// which stays fixed in the body frame: the unreduced body's basis (independent DOFs x
+// coordinates, one 1 per column).
+SparseMatrix UnitDofSelection(const fe::FeModel& model, const std::string& frame) {
   const fe::DofMap& dofs = *model.dofs;
   std::vector<int> fixed;
   for (const int c : {0, 1, 5}) {
@@ -125,60 +208,24 @@ reduction::ReductionBasis UnitDofBasis(const fe::FeModel& model, const std::stri
                        "(the reference node of a rigid coupling, not supported)");
   }
   const int n = dofs.num_free_dofs();
-  reduction::ReductionBasis basis;
-  basis.vectors = MatX::Zero(n, n - 3);
-  for (int i = 0, column = 0; i < n; ++i) {
-    if (std::find(fixed.begin(), fixed.end(), i) != fixed.end()) continue;
-    basis.vectors(i, column++) = 1.0;
-    basis.columns.push_back({reduction::VectorKind::kUnitDof, "dof_" + std::to_string(i)});
-  }
-  return basis;
+  std::vector<int> kept;
+  for (int i = 0; i < n; ++i)
+    if (std::find(fixed.begin(), fixed.end(), i) == fixed.end()) kept.push_back(i);
+  return Selection(kept, n).transpose();
 }
+
+}  // namespace
 
 FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
                                      const reduction::ReductionBasis& elastic,
                                      const FlexibleBodySpec& spec) {
-  if (model.mesh.dim != 2)
-    throw InputError("mesh", std::to_string(model.mesh.dim) + "D", "a planar body needs a 2D mesh");
-  FlexibleBodyResult result;
-  const MatX& v = elastic.vectors;  // on the independent DOFs
+  return Build(model, elastic.vectors, spec);
+}
 
-  const PlanarDofs d = Classify(model);
-  const SparseMatrix full_mass = FullMass(model, d.count);
-  const MatX phi = model.dofs->transform() * v;  // on all DOFs
-  result.centre_of_mass = CentreOfMass(d, full_mass);
-
-  auto body = std::make_shared<FlexibleBody>();
-  body->inertia = Integrals(d, full_mass, phi, result.centre_of_mass);
-  body->stiffness = reduction::Project(v, model.ReducedStiffness());
-  body->units = VecX(phi.cols());
-  for (int j = 0; j < phi.cols(); ++j) {
-    double largest = 0.0;
-    for (size_t p = 0; p < d.x.size(); ++p)
-      largest = std::max({largest, std::abs(phi(d.x[p], j)), std::abs(phi(d.y[p], j))});
-    body->units(j) = largest > 0.0 ? largest : 1.0;
-  }
-  for (const joint::JointOperator& joint : spec.joints) body->joints.push_back(joint.Reduced(v));
-  body->joint_nodes = spec.joint_nodes;
-  const int nodes = static_cast<int>(model.mesh.nodes.rows());
-  body->mesh = std::make_shared<fe::Mesh>(model.mesh);
-  body->mesh_positions.resize(nodes, 2);
-  body->mesh_shapes.resize(2 * nodes, phi.cols());
-  for (int p = 0; p < nodes; ++p) {  // the mesh nodes come first in d
-    body->mesh_positions.row(p) = (d.position[p] - result.centre_of_mass).transpose();
-    body->mesh_shapes.row(2 * p) = phi.row(d.x[p]);
-    body->mesh_shapes.row(2 * p + 1) = phi.row(d.y[p]);
-  }
-  for (const std::string& name : spec.interface) {
-    const int r = model.dofs->ReferenceIndex(name);
-    FlexibleNode node{name, model.reference_nodes[r].position.head<2>() - result.centre_of_mass,
-                      MatX(3, phi.cols())};
-    for (int c = 0; c < 3; ++c)
-      node.shape.row(c) = phi.row(model.dofs->ReferenceDof(name, c == 2 ? 5 : c));
-    body->nodes.push_back(std::move(node));
-  }
-  result.body = std::move(body);
-  return result;
+FlexibleBodyResult BuildUnreducedBody(const fe::FeModel& model, const FlexibleBodySpec& spec) {
+  if (spec.interface.empty())
+    throw InputError("interface", "[]", "an unreduced body needs a reference node for its frame");
+  return Build(model, UnitDofSelection(model, spec.interface.front()), spec);
 }
 
 }  // namespace jointdyn::mbs

@@ -39,9 +39,11 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
                                      const reduction::ReductionBasis& elastic,
                                      const FlexibleBodySpec& spec);
 
-// The unreduced body's basis: every independent DOF but the in-plane ones (ux, uy, rz) of
-// reference node `frame`, which stays fixed in the body frame (a frame attached to that
-// node instead of the mean axes of free-free modes).
-reduction::ReductionBasis UnitDofBasis(const fe::FeModel& model, const std::string& frame);
+// The unreduced body: every independent DOF a coordinate but the in-plane ones (ux, uy,
+// rz) of the first interface node, which stays fixed in the body frame (a frame attached
+// to that node instead of the mean axes of free-free modes). Its matrices (inertia
+// integrals, stiffness, joints) are sparse. Throws InputError ("interface") when that node
+// has no independent ux, uy, rz.
+FlexibleBodyResult BuildUnreducedBody(const fe::FeModel& model, const FlexibleBodySpec& spec);
 
 }  // namespace jointdyn::mbs

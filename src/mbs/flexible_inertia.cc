@@ -1,6 +1,7 @@
 #include "mbs/flexible_inertia.h"
 
 #include <cmath>
+#include <vector>
 
 #include "core/error.h"
 
@@ -70,58 +71,86 @@ void Force(const FlexibleInertia& b, const Kinematics& k, VecX& f) {
               k.omega * (b.h.transpose() * k.zeta_rate);
 }
 
+// A body's (3 + n) x (3 + n) matrix from its frame rows (3 x (3 + n), dense), its frame
+// columns below them (n x 3, dense) and its n x n block (sparse).
+class BodyMatrix {
+ public:
+  explicit BodyMatrix(int n) : n_(n), rows_(MatX::Zero(3, 3 + n)), columns_(MatX::Zero(n, 3)) {}
+  MatX& rows() { return rows_; }
+  MatX& columns() { return columns_; }
+  solvers::SparseMatrix Build(const solvers::SparseMatrix& elastic) const {
+    std::vector<Eigen::Triplet<double>> entries;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3 + n_; ++j)
+        if (rows_(i, j) != 0.0) entries.emplace_back(i, j, rows_(i, j));
+    for (int i = 0; i < n_; ++i)
+      for (int j = 0; j < 3; ++j)
+        if (columns_(i, j) != 0.0) entries.emplace_back(3 + i, j, columns_(i, j));
+    for (int k = 0; k < elastic.outerSize(); ++k)
+      for (solvers::SparseMatrix::InnerIterator it(elastic, k); it; ++it)
+        entries.emplace_back(3 + it.row(), 3 + it.col(), it.value());
+    solvers::SparseMatrix m(3 + n_, 3 + n_);
+    m.setFromTriplets(entries.begin(), entries.end());
+    return m;
+  }
+
+ private:
+  int n_;
+  MatX rows_, columns_;
+};
+
 // M(q): the coefficients of the accelerations in the force.
-void Mass(const FlexibleInertia& b, const Kinematics& k, MatX& m) {
+solvers::SparseMatrix Mass(const FlexibleInertia& b, const Kinematics& k) {
   const int n = b.modes();
-  m.setZero(3 + n, 3 + n);
-  m.topLeftCorner<2, 2>() = k.a * b.m_ww * k.a.transpose();
-  m.block<2, 1>(0, 2) = k.a * k.c;
-  m.topRightCorner(2, n) = k.a * b.s_f;
-  m(2, 2) = k.m_tt;
-  m.block(2, 3, 1, n) = k.h.transpose();
-  m.bottomRightCorner(n, n) = b.m_ff;
-  m.bottomLeftCorner(n, 3) = m.topRightCorner(3, n).transpose();
-  m.block<1, 2>(2, 0) = m.block<2, 1>(0, 2).transpose();
+  BodyMatrix m(n);
+  m.rows().topLeftCorner<2, 2>() = k.a * b.m_ww * k.a.transpose();
+  m.rows().block<2, 1>(0, 2) = k.a * k.c;
+  m.rows().topRightCorner(2, n) = k.a * b.s_f;
+  m.rows()(2, 2) = k.m_tt;
+  m.rows().block(2, 3, 1, n) = k.h.transpose();
+  m.rows().block<1, 2>(2, 0) = m.rows().block<2, 1>(0, 2).transpose();
+  m.columns() = m.rows().rightCols(n).transpose();
+  return m.Build(b.m_ff);
 }
 
 // d f / dq (columns R: zero, theta, zeta) and d f / dv (columns R', omega, zeta'), from
 // dw/dtheta = -S w, d aw/dtheta = -S aw, d w'/dtheta = -S aw - omega w, d w'/d omega = -S w,
 // d w'/dR' = -omega S A', dw/dR' = A', d pi_w/dtheta = -M_ww S w and dA/dtheta = A S.
-void Tangents(const FlexibleInertia& b, const Kinematics& k, MatX& d_dq, MatX& d_dv) {
+void Tangents(const FlexibleInertia& b, const Kinematics& k, InertiaTerms& out) {
   const int n = b.modes();
   const Vec2 sw = kS * k.w;
   const MatX c1t = b.c1.transpose(), sft = b.s_f.transpose();
   const VecX hz = b.h * k.zeta_rate;
-  d_dq.setZero(3 + n, 3 + n);
-  d_dv.setZero(3 + n, 3 + n);
+  BodyMatrix q(n), v(n);
   // f_R = A f_w.
   const Vec2 fw_theta = b.m_ww * (-kS * k.aw - k.omega * k.w) - k.omega * kS * b.m_ww * sw;
-  d_dq.block<2, 1>(0, 2) = k.a * kS * BodyFrameForce(b, k) + k.a * fw_theta;
-  d_dq.topRightCorner(2, n) = k.a * (k.alpha * b.c1 + k.omega * k.omega * kS * b.c1);
-  d_dv.topLeftCorner<2, 2>() = k.a * (k.omega * (kS * b.m_ww - b.m_ww * kS)) * k.a.transpose();
-  d_dv.block<2, 1>(0, 2) =
+  q.rows().block<2, 1>(0, 2) = k.a * kS * BodyFrameForce(b, k) + k.a * fw_theta;
+  q.rows().topRightCorner(2, n) = k.a * (k.alpha * b.c1 + k.omega * k.omega * kS * b.c1);
+  v.rows().topLeftCorner<2, 2>() = k.a * (k.omega * (kS * b.m_ww - b.m_ww * kS)) * k.a.transpose();
+  v.rows().block<2, 1>(0, 2) =
       k.a * (-b.m_ww * sw + b.c1 * k.zeta_rate + kS * k.pi_w + k.omega * kS * k.c);
-  d_dv.topRightCorner(2, n) = k.a * (k.omega * b.c1 + k.omega * kS * b.s_f);
+  v.rows().topRightCorner(2, n) = k.a * (k.omega * b.c1 + k.omega * kS * b.s_f);
   // f_theta.
-  d_dq(2, 2) = -(b.c1 * k.zeta_rate).dot(sw) - k.c.dot(kS * k.aw) - k.omega * k.c.dot(k.w) -
-               (b.m_ww * sw).dot(sw) + k.pi_w.dot(k.w);
-  d_dq.block(2, 3, 1, n) =
+  q.rows()(2, 2) = -(b.c1 * k.zeta_rate).dot(sw) - k.c.dot(kS * k.aw) - k.omega * k.c.dot(k.w) -
+                   (b.m_ww * sw).dot(sw) + k.pi_w.dot(k.w);
+  q.rows().block(2, 3, 1, n) =
       (c1t * k.w_rate + 2.0 * k.omega * (b.g11 * k.zeta_rate) + 2.0 * k.alpha * k.e +
        b.h.transpose() * k.zeta_acc + k.omega * (c1t * sw))
           .transpose();
   const Vec2 g_w = b.c1 * k.zeta_rate + k.omega * kS * k.c + b.m_ww * sw - kS * k.pi_w;
-  d_dv.block<1, 2>(2, 0) = (k.a * g_w).transpose();
-  d_dv(2, 2) = 2.0 * k.e.dot(k.zeta_rate);
-  d_dv.block(2, 3, 1, n) =
-      (c1t * k.w + 2.0 * k.omega * k.e + (b.h + b.h.transpose()) * k.zeta_rate + sft * sw)
-          .transpose();
+  v.rows().block<1, 2>(2, 0) = (k.a * g_w).transpose();
+  v.rows()(2, 2) = 2.0 * k.e.dot(k.zeta_rate);
+  v.rows().block(2, 3, 1, n) = (c1t * k.w + 2.0 * k.omega * k.e + b.h * k.zeta_rate +
+                                b.h.transpose() * k.zeta_rate + sft * sw)
+                                   .transpose();
   // f_zeta.
-  d_dq.block(3, 2, n, 1) = -sft * (kS * k.aw) - k.omega * (sft * k.w) + k.omega * (c1t * sw);
-  d_dq.bottomRightCorner(n, n) = k.alpha * b.h - k.omega * k.omega * b.g11;
-  d_dv.bottomLeftCorner(n, 2) = (-k.omega * sft * kS - k.omega * c1t) * k.a.transpose();
-  d_dv.block(3, 2, n, 1) =
+  q.columns().col(2) = -sft * (kS * k.aw) - k.omega * (sft * k.w) + k.omega * (c1t * sw);
+  v.columns().leftCols(2) = (-k.omega * sft * kS - k.omega * c1t) * k.a.transpose();
+  v.columns().col(2) =
       -sft * sw + hz - c1t * k.w - 2.0 * k.omega * k.e - b.h.transpose() * k.zeta_rate;
-  d_dv.bottomRightCorner(n, n) = k.omega * (b.h - b.h.transpose());
+  const solvers::SparseMatrix h_t = b.h.transpose();
+  out.d_dq = q.Build(k.alpha * b.h - k.omega * k.omega * b.g11);
+  out.d_dv = v.Build(k.omega * (b.h - h_t));
 }
 
 }  // namespace
@@ -133,9 +162,10 @@ void FlexibleInertia::Check() const {
   JD_CHECK(g01.size() == n && h0.size() == n && g11.rows() == n && g11.cols() == n &&
                h.rows() == n && h.cols() == n && m_ff.cols() == n,
            "FlexibleInertia: g01, h0 (n) and G11, H, M_ff (n x n) sizes");
-  const double scale = std::max(1.0, m_ff.cwiseAbs().maxCoeff());
-  JD_CHECK((g11 - g11.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * scale &&
-               (m_ff - m_ff.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * scale &&
+  const double scale = std::max(1.0, solvers::MaxAbsEntry(m_ff));
+  const solvers::SparseMatrix g11_t = g11.transpose(), m_ff_t = m_ff.transpose();
+  JD_CHECK(solvers::MaxAbsEntry(g11 - g11_t) <= 1e-12 * scale &&
+               solvers::MaxAbsEntry(m_ff - m_ff_t) <= 1e-12 * scale &&
                std::abs(m_ww(0, 1) - m_ww(1, 0)) <= 1e-12 * std::abs(m_ww(0, 0)),
            "FlexibleInertia: M_ww, G11 and M_ff must be symmetric");
 }
@@ -151,8 +181,8 @@ void EvaluateInertia(const FlexibleInertia& body, const VecX& q, const VecX& v, 
   const Kinematics k = Gather(body, q, v, a);
   Force(body, k, out.force);
   if (!tangents) return;
-  Mass(body, k, out.mass);
-  Tangents(body, k, out.d_dq, out.d_dv);
+  out.mass = Mass(body, k);
+  Tangents(body, k, out);
 }
 
 }  // namespace jointdyn::mbs

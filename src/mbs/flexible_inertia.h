@@ -22,19 +22,22 @@
 #pragma once
 
 #include "core/types.h"
+#include "solvers/matrix.h"
 
 namespace jointdyn::mbs {
 
+// The n x n integrals are sparse: dense for a reduced basis, as sparse as the FE mass
+// matrix for an unreduced body (unit DOFs).
 struct FlexibleInertia {
   Mat2 m_ww = Mat2::Zero();
   Vec2 c0 = Vec2::Zero();
   MatX c1, s_f;  // 2 x n
   double g00 = 0.0;
-  VecX g01;   // n
-  MatX g11;   // n x n, symmetric
-  VecX h0;    // n
-  MatX h;     // n x n
-  MatX m_ff;  // n x n, symmetric positive definite
+  VecX g01;                    // n
+  solvers::SparseMatrix g11;   // n x n, symmetric
+  VecX h0;                     // n
+  solvers::SparseMatrix h;     // n x n
+  solvers::SparseMatrix m_ff;  // n x n, symmetric positive definite
 
   int modes() const { return static_cast<int>(m_ff.rows()); }
   // The body's mass: the translational inertia (M_ww is m I for a body whose mass
@@ -46,12 +49,13 @@ struct FlexibleInertia {
   double KineticEnergy(const VecX& q, const VecX& v) const;
 };
 
-// The inertia force of one body and, when asked for, M(q) and its tangents.
+// The inertia force of one body and, when asked for, M(q) and its tangents ((3 + n) x
+// (3 + n), sparse: the frame's rows and columns and the n x n integrals' patterns).
 struct InertiaTerms {
-  VecX force;  // M(q) a - Q_v(q, v), 3 + n entries
-  MatX mass;   // M(q)
-  MatX d_dq;   // d force / dq at fixed v, a
-  MatX d_dv;   // d force / dv at fixed q, a
+  VecX force;                  // M(q) a - Q_v(q, v), 3 + n entries
+  solvers::SparseMatrix mass;  // M(q)
+  solvers::SparseMatrix d_dq;  // d force / dq at fixed v, a
+  solvers::SparseMatrix d_dv;  // d force / dv at fixed q, a
 };
 
 // q, v, a: the body's 3 + n coordinates, velocities and accelerations.

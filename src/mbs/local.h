@@ -10,6 +10,7 @@
 
 #include "core/types.h"
 #include "mbs/jet.h"
+#include "mbs/matrix_assembly.h"
 
 namespace jointdyn::mbs {
 
@@ -37,10 +38,11 @@ void ScatterVector(const LocalCoordinates<N>& local, const VecX& x, double facto
 }
 
 template <int N>
-void ScatterMatrix(const LocalCoordinates<N>& local, const MatX& x, double factor, MatX& out) {
+void ScatterMatrix(const LocalCoordinates<N>& local, const MatX& x, double factor,
+                   MatrixAssembly& out) {
   for (size_t i = 0; i < local.index.size(); ++i)
     for (size_t j = 0; j < local.index.size(); ++j)
-      out(local.index[i], local.index[j]) += factor * x(i, j);
+      out.Add(local.index[i], local.index[j], factor * x(i, j));
 }
 
 template <int N>
@@ -68,20 +70,21 @@ double SpringDamperForce(const LocalCoordinates<N>& local, const Jet<N>& measure
 }
 
 // Adds the spring-damper's generalized force (its force along grad m) to f and, when
-// `stiffness` is given, K = k grad grad' + force hess + c grad (hess dm)' and
-// D = c grad grad' to the tangents; returns its stored energy k (m - rest)^2 / 2.
+// the tangents are assembled, K = k grad grad' + force hess + c grad (hess dm)' and
+// D = c grad grad'; returns its stored energy k (m - rest)^2 / 2.
 template <int N>
 double AddSpringDamper(const LocalCoordinates<N>& local, const Jet<N>& measure, double k, double c,
-                       double rest, VecX& f, MatX* stiffness, MatX* damping_tangent) {
+                       double rest, VecX& f, MatrixAssembly& stiffness,
+                       MatrixAssembly& damping_tangent) {
   const double force = SpringDamperForce(local, measure, k, c, rest);
   const VecX gradient = local.Gradient(measure);
   ScatterVector(local, gradient, force, f);
-  if (stiffness) {
+  if (stiffness.active()) {
     const VecX hess_rate = local.map.transpose() * (measure.h * local.rates);
     const MatX k_local = k * gradient * gradient.transpose() + force * local.Hessian(measure) +
                          c * gradient * hess_rate.transpose();
-    ScatterMatrix(local, k_local, 1.0, *stiffness);
-    ScatterMatrix(local, gradient * gradient.transpose(), c, *damping_tangent);
+    ScatterMatrix(local, k_local, 1.0, stiffness);
+    ScatterMatrix(local, gradient * gradient.transpose(), c, damping_tangent);
   }
   return 0.5 * k * (measure.v - rest) * (measure.v - rest);
 }

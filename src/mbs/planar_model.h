@@ -42,7 +42,7 @@ struct FlexibleNode {
 // inertia shape integrals, modal stiffness and the nodes markers may use.
 struct FlexibleBody {
   FlexibleInertia inertia;
-  MatX stiffness;  // K_ff [n x n] (on the modal coordinates)
+  solvers::SparseMatrix stiffness;  // K_ff [n x n] (on the modal coordinates)
   // The displacement per unit of each modal coordinate [m] (its largest nodal entry), for
   // the integrator's scales (SecondOrderSystem::CoordinateUnits).
   VecX units;
@@ -58,7 +58,8 @@ struct FlexibleBody {
   // origin in the body frame (nodes x 2 [m]) and their displacements per modal coordinate
   // (rows x0, y0, x1, y1, ...; 2 nodes x n [m]).
   std::shared_ptr<const fe::Mesh> mesh;
-  MatX mesh_positions, mesh_shapes;
+  MatX mesh_positions;
+  solvers::SparseMatrix mesh_shapes;
   int modes() const { return inertia.modes(); }
 };
 

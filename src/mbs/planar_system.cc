@@ -72,6 +72,21 @@ double ReportSign(JointKind kind, int row) {
   return 1.0;
 }
 
+// A joint's Jacobian on a flexible body's modal coordinates (from `first` on): sparse for
+// an unreduced body's joint, dense for a reduced one's.
+void AddJointJacobian(joint::JointOperator& joint, int first, joint::Derivative derivative,
+                      MatrixAssembly& out) {
+  if (joint.relative().is_sparse()) {
+    SparseMatrix jacobian;
+    joint.Jacobian(jacobian, derivative);
+    out.AddBlock(first, first, jacobian);
+  } else {
+    MatX jacobian;
+    joint.Jacobian(jacobian, derivative);
+    out.AddBlock(first, first, jacobian);
+  }
+}
+
 }  // namespace
 
 // The element layer: gathers local coordinates, builds marker frames, and visits the
@@ -89,13 +104,15 @@ class PlanarLayout {
     int columns = 0;
     const int markers[2] = {marker_a, marker_b};
     int bodies[2] = {body_a, kGround};
-    for (int slot = 0; slot < 2; ++slot)
+    std::array<std::vector<int>, 2> offsets;
+    for (int slot = 0; slot < 2; ++slot) {
       if (markers[slot] >= 0) bodies[slot] = model_.markers[markers[slot]].body;
-    for (const int body : bodies)
-      if (body != kGround) columns += model_.bodies[body].coordinates();
+      offsets[slot] = SlotCoordinates(bodies[slot], markers[slot]);
+      columns += int(offsets[slot].size());
+    }
     local.map.setZero(kIntermediate, columns);
-    for (int slot = 0, column = 0; slot < 2; ++slot)
-      column += FillSlot(slot, bodies[slot], markers[slot], q, column, local);
+    for (int slot = 0, column = 0; slot < 2; column += int(offsets[slot++].size()))
+      FillSlot(slot, bodies[slot], markers[slot], offsets[slot], q, column, local);
     if (v) {
       VecX rate(columns);
       for (int k = 0; k < columns; ++k) rate(k) = (*v)(local.index[k]);
@@ -142,33 +159,50 @@ class PlanarLayout {
   }
 
  private:
-  // Fills slot `slot` for `marker` (-1: the body's frame only) on `body`, whose coordinates
-  // become the local columns from `column` on; returns their count.
-  int FillSlot(int slot, int body, int marker, const VecX& q, int column, Local& local) const {
+  // The coordinates of `body` an element at `marker` (-1: the body's frame only) depends on,
+  // as offsets from the body's first: its frame's, and on a flexible body the elastic
+  // coordinates that move the marker's node (all of a reduced basis; a few unit DOFs of an
+  // unreduced body).
+  std::vector<int> SlotCoordinates(int body, int marker) const {
+    std::vector<int> offsets;
+    if (body == kGround) return offsets;
+    const Body& b = model_.bodies[body];
+    for (int k = 0; k < std::min(b.coordinates(), 3); ++k) offsets.push_back(k);
+    if (b.kind != BodyKind::kFlexible || marker < 0) return offsets;
+    const MatX& shape = b.flexible->nodes[model_.markers[marker].node].shape;
+    for (int j = 0; j < shape.cols(); ++j)
+      if (!shape.col(j).isZero(0.0)) offsets.push_back(3 + j);
+    return offsets;
+  }
+
+  // Fills slot `slot` for `marker` on `body`, whose coordinates `offsets` become the local
+  // columns from `column` on.
+  void FillSlot(int slot, int body, int marker, const std::vector<int>& offsets, const VecX& q,
+                int column, Local& local) const {
     const int o = kSlot * slot;
     const Marker* m = marker >= 0 ? &model_.markers[marker] : nullptr;
     if (m && m->node < 0) local.values.segment<2>(o + 3) = m->position;
-    if (body == kGround) return 0;
+    if (body == kGround) return;
     const Body& b = model_.bodies[body];
-    const int count = b.coordinates();
-    for (int k = 0; k < count; ++k) local.index.push_back(first_[body] + k);
-    for (int k = 0; k < std::min(count, 3); ++k) local.map(o + k, column + k) = 1.0;
-    if (b.kind == BodyKind::kFlexible && m) {
-      const FlexibleNode& node = b.flexible->nodes[m->node];
-      const int n = b.flexible->modes();
-      local.map.block(o + 3, column + 3, 3, n) = node.shape;
-      local.values.segment<2>(o + 3) = node.position;
+    const FlexibleNode* node =
+        b.kind == BodyKind::kFlexible && m ? &b.flexible->nodes[m->node] : nullptr;
+    if (node) local.values.segment<2>(o + 3) = node->position;
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      const int k = offsets[i], c = column + int(i);
+      local.index.push_back(first_[body] + k);
+      if (k < 3)
+        local.map(o + k, c) = 1.0;
+      else
+        local.map.block<3, 1>(o + 3, c) = node->shape.col(k - 3);
+      local.values.segment<kSlot>(o) += local.map.block<kSlot, 1>(o, c) * q(first_[body] + k);
     }
-    const VecX z = q.segment(first_[body], count);
-    local.values.segment<kSlot>(o) += local.map.block(o, column, kSlot, count) * z;
-    return count;
   }
 
   const PlanarModel& model_;
   const std::vector<int>& first_;
 };
 
-PlanarSystem::PlanarSystem(PlanarModel model) : model_(std::move(model)) {
+PlanarSystem::PlanarSystem(PlanarModel model, int dense_coordinates) : model_(std::move(model)) {
   model_.Validate();
   for (const Body& b : model_.bodies) {
     first_.push_back(size_);
@@ -206,8 +240,14 @@ PlanarSystem::PlanarSystem(PlanarModel model) : model_(std::move(model)) {
     joint_rows_.push_back(rows_);
     rows_ += JointRows(joint.kind);
   }
-  damping_ = MatX(MatX::Zero(size_, size_));
-  mass_ = MatX(MatX::Zero(size_, size_));
+  // Dense tangents for rigid and reduced bodies; sparse with an unreduced flexible body.
+  if (size_ > dense_coordinates) {
+    damping_ = SparseMatrix(size_, size_);
+    mass_ = SparseMatrix(size_, size_);
+  } else {
+    damping_ = MatX(MatX::Zero(size_, size_));
+    mass_ = MatX(MatX::Zero(size_, size_));
+  }
   VecX force(size_);
   Inertia(InitialPositions(), VecX::Zero(size_), VecX::Zero(size_), force, &mass_, nullptr,
           nullptr);
@@ -235,6 +275,7 @@ VecX PlanarSystem::InitialState(bool rates) const {
 
 Status PlanarSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass,
                              Matrix* d_dq, Matrix* d_dv) {
+  MatrixAssembly mass_sum(mass), q_sum(d_dq), v_sum(d_dv);
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
     const int first = first_[b], count = body.coordinates();
@@ -242,7 +283,7 @@ Status PlanarSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& 
       const double diagonal[3] = {body.mass, body.mass, body.inertia};
       for (int k = 0; k < count; ++k) {
         f(first + k) = diagonal[k] * a(first + k);
-        if (mass) mass->dense()(first + k, first + k) = diagonal[k];
+        mass_sum.Add(first + k, first + k, diagonal[k]);
       }
       continue;
     }
@@ -250,10 +291,11 @@ Status PlanarSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& 
     EvaluateInertia(body.flexible->inertia, q.segment(first, count), v.segment(first, count),
                     a.segment(first, count), mass || d_dq || d_dv, terms);
     f.segment(first, count) = terms.force;
-    if (mass) mass->dense().block(first, first, count, count) = terms.mass;
-    if (d_dq) d_dq->dense().block(first, first, count, count) = terms.d_dq;
-    if (d_dv) d_dv->dense().block(first, first, count, count) = terms.d_dv;
+    mass_sum.AddBlock(first, first, terms.mass);
+    q_sum.AddBlock(first, first, terms.d_dq);
+    v_sum.AddBlock(first, first, terms.d_dv);
   }
+  for (MatrixAssembly* sum : {&mass_sum, &q_sum, &v_sum}) sum->Finish();
   return Status::Ok();
 }
 
@@ -261,8 +303,7 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
                                    Matrix* damping_tangent) {
   const PlanarLayout layout(model_, first_);
   stored_energy_ = 0.0;
-  MatX* k = stiffness ? &stiffness->dense() : nullptr;
-  MatX* d = stiffness ? &damping_tangent->dense() : nullptr;
+  MatrixAssembly k(stiffness), d(stiffness ? damping_tangent : nullptr);
   const auto add = [&](const Local& local, const J& measure, double k_s, double c_s, double rest) {
     stored_energy_ += AddSpringDamper(local, measure, k_s, c_s, rest, f, k, d);
   };
@@ -278,13 +319,16 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
     const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v);
     add(local, frames[0].angle - frames[1].angle, s.stiffness, s.damping, s.angle);
   }
-  return AddFlexibleForces(point, f, stiffness, damping_tangent);
+  const Status status = AddFlexibleForces(point, f, k, d);
+  k.Finish();
+  d.Finish();
+  return status;
 }
 
 // The flexible bodies' elastic forces K_ff zeta and the forces of their joints on the modal
 // coordinates (seed 003 eq. 3.15), with their tangents and stored energy.
-Status PlanarSystem::AddFlexibleForces(const time::StepPoint& point, VecX& f, Matrix* stiffness,
-                                       Matrix* damping_tangent) {
+Status PlanarSystem::AddFlexibleForces(const time::StepPoint& point, VecX& f,
+                                       MatrixAssembly& stiffness, MatrixAssembly& damping_tangent) {
   const VecX& q = *point.q;
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
@@ -293,10 +337,9 @@ Status PlanarSystem::AddFlexibleForces(const time::StepPoint& point, VecX& f, Ma
     const VecX force = body.flexible->stiffness * q.segment(first, n);
     f.segment(first, n) += force;
     stored_energy_ += 0.5 * q.segment(first, n).dot(force);
-    if (stiffness) stiffness->dense().block(first, first, n, n) += body.flexible->stiffness;
+    stiffness.AddBlock(first, first, body.flexible->stiffness);
   }
   VecX force;
-  MatX jacobian;
   for (size_t j = 0; j < joints_.size(); ++j) {
     const Body& body = model_.bodies[joint_bodies_[j]];
     const int first = first_[joint_bodies_[j]] + 3, n = body.flexible->modes();
@@ -307,14 +350,10 @@ Status PlanarSystem::AddFlexibleForces(const time::StepPoint& point, VecX& f, Ma
     joints_[j].Forces(force);
     f.segment(first, n) += force;
     stored_energy_ += joints_[j].StoredEnergy();
-    if (stiffness) {
-      joints_[j].Jacobian(jacobian);
-      stiffness->dense().block(first, first, n, n) += jacobian;
-    }
-    if (damping_tangent && joints_[j].rate_dependent()) {
-      joints_[j].Jacobian(jacobian, joint::Derivative::kVelocity);
-      damping_tangent->dense().block(first, first, n, n) += jacobian;
-    }
+    if (stiffness.active())
+      AddJointJacobian(joints_[j], first, joint::Derivative::kDisplacement, stiffness);
+    if (damping_tangent.active() && joints_[j].rate_dependent())
+      AddJointJacobian(joints_[j], first, joint::Derivative::kVelocity, damping_tangent);
   }
   return Status::Ok();
 }
@@ -332,8 +371,9 @@ void PlanarSystem::ExternalForce(double t, VecX& f) const {
   }
 }
 
-Status PlanarSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) {
+Status PlanarSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent_matrix) {
   const PlanarLayout layout(model_, first_);
+  MatrixAssembly tangent(tangent_matrix);
   for (const Load& load : model_.loads) {
     if (model_.markers[load.marker].body == kGround)
       continue;  // a force on the ground does nothing
@@ -342,9 +382,10 @@ Status PlanarSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix*
     const double fx = load.fx.Value(t), fy = load.fy.Value(t), torque = load.torque.Value(t);
     const J work = fx * frame.x + fy * frame.y + torque * frame.angle;  // virtual work's jet
     ScatterVector(local, local.Gradient(work), 1.0, f);
-    if (tangent) ScatterMatrix(local, local.Hessian(work), 1.0, tangent->dense());
+    if (tangent.active()) ScatterMatrix(local, local.Hessian(work), 1.0, tangent);
   }
   AddFlexibleGravity(q, f, tangent);
+  tangent.Finish();
   return Status::Ok();
 }
 
@@ -354,7 +395,7 @@ Status PlanarSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix*
 //   Q_theta = g' A S S_f zeta,  Q_zeta = S_f' A' g,
 // with dQ_theta/dtheta = -g' A S_f zeta, dQ_theta/dzeta = g' A S S_f, dQ_zeta/dtheta =
 // S_f' (A S)' g (S the rotation by 90 degrees, dA/dtheta = A S).
-void PlanarSystem::AddFlexibleGravity(const VecX& q, VecX& f, Matrix* tangent) const {
+void PlanarSystem::AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& tangent) const {
   if (model_.gravity == Vec2::Zero()) return;
   const Mat2 s = (Mat2() << 0.0, -1.0, 1.0, 0.0).finished();
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
@@ -367,11 +408,10 @@ void PlanarSystem::AddFlexibleGravity(const VecX& q, VecX& f, Matrix* tangent) c
     const VecX s_f_zeta = s_f * q.segment(angle + 1, n);
     f(angle) += g.dot(a * s * s_f_zeta);
     f.segment(angle + 1, n) += s_f.transpose() * (a.transpose() * g);
-    if (!tangent) continue;
-    MatX& t = tangent->dense();
-    t(angle, angle) -= g.dot(a * s_f_zeta);
-    t.block(angle, angle + 1, 1, n) += (g.transpose() * a * s * s_f);
-    t.block(angle + 1, angle, n, 1) += s_f.transpose() * ((a * s).transpose() * g);
+    if (!tangent.active()) continue;
+    tangent.Add(angle, angle, -g.dot(a * s_f_zeta));
+    tangent.AddBlock(angle, angle + 1, MatX(g.transpose() * a * s * s_f));
+    tangent.AddBlock(angle + 1, angle, MatX(s_f.transpose() * ((a * s).transpose() * g)));
   }
 }
 
@@ -429,7 +469,7 @@ Vec2 PlanarSystem::MarkerVelocity(const VecX& q, const VecX& v, int marker) cons
 MatX PlanarSystem::FlexibleMeshPositions(int body, const VecX& q) const {
   const FlexibleBody& flexible = *model_.bodies[body].flexible;
   const int first = first_[body];
-  const VecX displacement = flexible.mesh_shapes * q.segment(first + 3, flexible.modes());
+  const VecX displacement = flexible.mesh_shapes * VecX(q.segment(first + 3, flexible.modes()));
   const MatX local = flexible.mesh_positions +
                      displacement.reshaped<Eigen::RowMajor>(flexible.mesh_positions.rows(), 2);
   const Mat2 a = Eigen::Rotation2Dd(q(first + 2)).toRotationMatrix();

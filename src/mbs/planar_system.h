@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "mbs/matrix_assembly.h"
 #include "mbs/planar_model.h"
 #include "time/second_order_system.h"
 
@@ -25,9 +26,15 @@ namespace jointdyn::mbs {
 using solvers::Matrix;
 using solvers::SparseMatrix;
 
+// Systems with more coordinates (an unreduced flexible body) store their mass and tangents
+// sparse, the others dense.
+inline constexpr int kDenseCoordinates = 400;
+
 class PlanarSystem final : public time::SecondOrderSystem {
  public:
-  explicit PlanarSystem(PlanarModel model);  // validates (InputError)
+  // Validates (InputError). Storage: dense up to `dense_coordinates` coordinates, sparse
+  // beyond.
+  explicit PlanarSystem(PlanarModel model, int dense_coordinates = kDenseCoordinates);
 
   const PlanarModel& model() const { return model_; }
   int size() const override { return size_; }
@@ -84,9 +91,9 @@ class PlanarSystem final : public time::SecondOrderSystem {
 
  private:
   VecX InitialState(bool rates) const;
-  Status AddFlexibleForces(const time::StepPoint& point, VecX& f, Matrix* stiffness,
-                           Matrix* damping_tangent);
-  void AddFlexibleGravity(const VecX& q, VecX& f, Matrix* tangent) const;
+  Status AddFlexibleForces(const time::StepPoint& point, VecX& f, MatrixAssembly& stiffness,
+                           MatrixAssembly& damping_tangent);
+  void AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& tangent) const;
 
   PlanarModel model_;
   bool mass_varies_ = false;

@@ -340,8 +340,7 @@ Status SpatialSystem::InternalForce(const time::StepPoint& point, VecX& f, Matri
                                     Matrix* damping_tangent) {
   const SpatialLayout layout(model_, first_);
   stored_energy_ = 0.0;
-  MatX* k = stiffness ? &stiffness->dense() : nullptr;
-  MatX* d = stiffness ? &damping_tangent->dense() : nullptr;
+  MatrixAssembly k(stiffness), d(stiffness ? damping_tangent : nullptr);
   for (const Spring& s : model_.springs) {
     const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v, false);
     const V3<J> d_ab = Difference(frames[0].point, frames[1].point);
@@ -366,6 +365,7 @@ void SpatialSystem::ExternalForce(double t, VecX& f) const {
 // linear in p, so the tangent is 2 L(m).
 Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) {
   const SpatialLayout layout(model_, first_);
+  MatrixAssembly assembly(tangent);  // dense storage: written at once
   for (const Load& load : model_.loads) {
     const int body = model_.markers[load.marker].body;
     if (body == kGround) continue;  // a force on the ground does nothing
@@ -374,7 +374,7 @@ Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix
     J work = 0.0;
     for (int k = 0; k < 3; ++k) work += load.force[k].Value(t) * frame.point[k];
     ScatterVector(local, local.Gradient(work), 1.0, f);
-    if (tangent) ScatterMatrix(local, local.Hessian(work), 1.0, tangent->dense());
+    if (tangent) ScatterMatrix(local, local.Hessian(work), 1.0, assembly);
     if (model_.bodies[body].kind != BodyKind::kRigid) continue;
     const Vec3 m(load.torque[0].Value(t), load.torque[1].Value(t), load.torque[2].Value(t));
     Eigen::Matrix4d l = Eigen::Matrix4d::Zero();

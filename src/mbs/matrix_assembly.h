@@ -1,0 +1,61 @@
+// Adds entries and blocks to a system tangent stored dense or sparse (solvers/matrix.h): the
+// multibody systems' mass, stiffness and load tangents are dense for rigid and reduced
+// bodies and sparse with an unreduced flexible body (thousands of coordinates). Dense
+// storage is written at once; sparse storage collects triplets until Finish(), which adds
+// them to the matrix.
+#pragma once
+
+#include <Eigen/Sparse>
+#include <vector>
+
+#include "core/types.h"
+#include "solvers/matrix.h"
+
+namespace jointdyn::mbs {
+
+class MatrixAssembly {
+ public:
+  // `target` may be null: every call does nothing.
+  explicit MatrixAssembly(solvers::Matrix* target) : target_(target) {}
+
+  bool active() const { return target_ != nullptr; }
+  void Add(Eigen::Index row, Eigen::Index col, double value) {
+    if (!target_ || value == 0.0) return;
+    if (target_->is_dense())
+      target_->dense()(row, col) += value;
+    else
+      triplets_.emplace_back(row, col, value);
+  }
+  // factor * block at (row, col).
+  void AddBlock(Eigen::Index row, Eigen::Index col, const MatX& block, double factor = 1.0) {
+    if (!target_) return;
+    if (target_->is_dense()) {
+      target_->dense().block(row, col, block.rows(), block.cols()) += factor * block;
+      return;
+    }
+    for (Eigen::Index j = 0; j < block.cols(); ++j)
+      for (Eigen::Index i = 0; i < block.rows(); ++i) Add(row + i, col + j, factor * block(i, j));
+  }
+  void AddBlock(Eigen::Index row, Eigen::Index col, const solvers::SparseMatrix& block,
+                double factor = 1.0) {
+    if (!target_) return;
+    for (int k = 0; k < block.outerSize(); ++k)
+      for (solvers::SparseMatrix::InnerIterator it(block, k); it; ++it)
+        Add(row + it.row(), col + it.col(), factor * it.value());
+  }
+  // Adds the collected triplets to a sparse target (nothing for a dense one).
+  void Finish() {
+    if (!target_ || target_->is_dense() || triplets_.empty()) return;
+    solvers::SparseMatrix& s = target_->sparse();
+    solvers::SparseMatrix added(s.rows(), s.cols());
+    added.setFromTriplets(triplets_.begin(), triplets_.end());
+    s += added;
+    triplets_.clear();
+  }
+
+ private:
+  solvers::Matrix* target_;
+  std::vector<Eigen::Triplet<double>> triplets_;
+};
+
+}  // namespace jointdyn::mbs
