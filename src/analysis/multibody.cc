@@ -84,6 +84,8 @@ void AddStateValues(const MultibodyOptions& options, SpatialSystem& system,
   for (size_t j = 0; j < model.joints.size(); ++j)
     add(system.JointForces(int(j), q, *record.lambda));
   for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
+  for (size_t s = 0; s < model.rotational_springs.size(); ++s)
+    row.push_back(system.RotationalSpringMoment(int(s), q, v));
 }
 
 // The row of one observed state (MultibodyOptions::Columns()); `violation` gets max |c|.
@@ -292,6 +294,8 @@ void AddStateColumns(const MultibodyOptions& options, const mbs::spatial::Spatia
     for (const std::string& label : mbs::spatial::JointForceLabels(j.kind))
       columns.push_back(label + "_" + j.name);
   for (const mbs::spatial::Spring& s : model.springs) columns.push_back("f_" + s.name);
+  for (const mbs::spatial::RotationalSpring& s : model.rotational_springs)
+    columns.push_back("m_" + s.name);
 }
 
 }  // namespace

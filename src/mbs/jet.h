@@ -87,4 +87,14 @@ Jet<N> sqrt(const Jet<N>& a) {
   return Jet<N>::Apply(a, r, 0.5 / r, -0.25 / (r * a.v));
 }
 
+// The angle atan2(y, x) for (x, y) != 0: the value's angle plus atan(s / c) with
+// s = x0 y - y0 x and c = x0 x + y0 y (s = 0, c = r^2 > 0 at the value), regular everywhere.
+template <int N>
+Jet<N> atan2(const Jet<N>& y, const Jet<N>& x) {
+  const Jet<N> s = x.v * y - y.v * x, c = x.v * x + y.v * y;
+  const Jet<N> inverse_c = Jet<N>::Apply(c, 1.0 / c.v, -1.0 / (c.v * c.v), 2.0 / (c.v * c.v * c.v));
+  const Jet<N> ratio = s * inverse_c;  // 0 at the value
+  return std::atan2(y.v, x.v) + Jet<N>::Apply(ratio, 0.0, 1.0, 0.0);
+}
+
 }  // namespace jointdyn::mbs

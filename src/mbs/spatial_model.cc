@@ -72,14 +72,15 @@ void CheckMarkers(const SpatialModel& model) {
   }
 }
 
-// A joint that constrains the orientation of marker b relative to a needs both on bodies
+// An element that acts on the orientation of marker b relative to a needs both on bodies
 // with orientation (rigid bodies or the ground).
-void CheckOrientable(const SpatialModel& model, size_t i, const Joint& j) {
-  for (const int m : {j.marker_a, j.marker_b}) {
+void CheckOrientable(const SpatialModel& model, const char* list, size_t i, int a, int b) {
+  for (const int m : {a, b}) {
     const int body = model.markers[m].body;
     Require(body == kGround || model.bodies[body].kind == BodyKind::kRigid,
-            Item("joints", i, m == j.marker_a ? "marker_a" : "marker_b"), model.markers[m].name,
-            "this joint constrains rotations: its markers must be on rigid bodies or the ground");
+            Item(list, i, m == a ? "marker_a" : "marker_b"), model.markers[m].name,
+            std::string("this ") + (list[0] == 'j' ? "joint" : "spring") +
+                " acts on rotations: its markers must be on rigid bodies or the ground");
   }
 }
 
@@ -93,7 +94,7 @@ void CheckJoints(const SpatialModel& model) {
     }
     CheckPair(model, "joints", i, j.marker_a, j.marker_b);
     if (j.kind != JointKind::kSpherical && j.kind != JointKind::kDistance)
-      CheckOrientable(model, i, j);
+      CheckOrientable(model, "joints", i, j.marker_a, j.marker_b);
     if (j.kind == JointKind::kDistance)
       Require(j.length > 0.0 && std::isfinite(j.length), Item("joints", i, "length"),
               FormatValue(j.length), "must be > 0 (use a spherical joint for coincident points)");
@@ -110,6 +111,17 @@ void CheckSprings(const SpatialModel& model) {
               "must be >= 0");
     Require(s.length > 0.0 && std::isfinite(s.length), Item("springs", i, "length"),
             FormatValue(s.length), "must be > 0");
+  }
+  for (size_t i = 0; i < model.rotational_springs.size(); ++i) {
+    const RotationalSpring& s = model.rotational_springs[i];
+    CheckPair(model, "rotational_springs", i, s.marker_a, s.marker_b);
+    CheckOrientable(model, "rotational_springs", i, s.marker_a, s.marker_b);
+    for (const auto& [key, value] :
+         {std::pair{"stiffness", s.stiffness}, std::pair{"damping", s.damping}})
+      Require(value >= 0.0 && std::isfinite(value), Item("rotational_springs", i, key),
+              FormatValue(value), "must be >= 0");
+    Require(std::isfinite(s.angle), Item("rotational_springs", i, "angle"), FormatValue(s.angle),
+            "must be finite");
   }
 }
 
@@ -160,6 +172,17 @@ Vec3 InitialMarkerPosition(const SpatialModel& model, int marker) {
   if (m.body == kGround) return m.position;
   const Body& body = model.bodies[m.body];
   return body.position + body.orientation * m.position;
+}
+
+double InitialRelativeAngle(const SpatialModel& model, int a, int b) {
+  const auto axes = [&](int m) -> Mat3 {
+    const Marker& marker = model.markers[m];
+    return marker.body == kGround
+               ? marker.orientation
+               : Mat3(model.bodies[marker.body].orientation * marker.orientation);
+  };
+  const Mat3 frame_a = axes(a), frame_b = axes(b);
+  return -std::atan2(frame_b.col(0).dot(frame_a.col(1)), frame_b.col(0).dot(frame_a.col(0)));
 }
 
 void SpatialModel::Validate() const {

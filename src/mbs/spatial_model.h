@@ -81,6 +81,18 @@ struct Spring {
   double length = 0.0;     // unstressed length [m], > 0
 };
 
+// A torsional spring-damper about marker a's z axis between two rigid bodies (b = the
+// ground allowed), for markers whose z axes stay aligned (a revolute joint): with phi the
+// angle from b's x axis to a's about a's z (phi_a - phi_b, within (-pi, pi] of `angle`),
+// moment on b's body about a's z k (phi - angle) + c dphi/dt [N m].
+struct RotationalSpring {
+  std::string name;
+  int marker_a = 0, marker_b = 0;
+  double stiffness = 0.0;  // [N m/rad], >= 0
+  double damping = 0.0;    // [N m s/rad], >= 0
+  double angle = 0.0;      // unstressed [rad]
+};
+
 // A force at a marker's point and a torque on the marker's body (a rigid body), both in
 // the global frame.
 struct Load {
@@ -94,6 +106,7 @@ struct SpatialModel {
   std::vector<Marker> markers;
   std::vector<Joint> joints;
   std::vector<Spring> springs;
+  std::vector<RotationalSpring> rotational_springs;
   std::vector<Load> loads;
   Vec3 gravity = Vec3::Zero();  // [m/s^2]
 
@@ -108,5 +121,8 @@ int JointRows(JointKind kind);
 std::vector<std::string> JointForceLabels(JointKind kind);
 // A marker's point at the bodies' initial positions [m].
 Vec3 InitialMarkerPosition(const SpatialModel& model, int marker);
+// The angle of a rotational spring between markers a and b at the bodies' initial
+// orientations [rad] (RotationalSpring: phi).
+double InitialRelativeAngle(const SpatialModel& model, int a, int b);
 
 }  // namespace jointdyn::mbs::spatial

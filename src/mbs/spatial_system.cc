@@ -126,6 +126,11 @@ Rows JointRowJets(const Joint& joint, const Frame& a, const Frame& b, const J& m
   return r;
 }
 
+// phi_a - phi_b about a's z axis: the angle from b's x axis to a's.
+J RelativeAngle(const Frame& a, const Frame& b) {
+  return -atan2(Dot(b.axes[0], a.axes[1]), Dot(b.axes[0], a.axes[0]));
+}
+
 bool HasMotion(JointKind kind) {
   return kind == JointKind::kPrescribed || kind == JointKind::kDrivenRevolute;
 }
@@ -352,6 +357,11 @@ Status SpatialSystem::InternalForce(const time::StepPoint& point, VecX& f, Matri
     stored_energy_ +=
         AddSpringDamper(local, sqrt(squared), s.stiffness, s.damping, s.length, f, k, d);
   }
+  for (const RotationalSpring& s : model_.rotational_springs) {
+    const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v, true);
+    stored_energy_ += AddSpringDamper(local, RelativeAngle(frames[0], frames[1]), s.stiffness,
+                                      s.damping, s.angle, f, k, d);
+  }
   return Status::Ok();
 }
 
@@ -489,6 +499,14 @@ std::vector<double> SpatialSystem::JointForces(int j, const VecX& q, const VecX&
   std::vector<double> forces;
   for (int r = 0; r < JointRows(kind); ++r) forces.push_back(sign * lambda(joint_rows_[j] + r));
   return forces;
+}
+
+double SpatialSystem::RotationalSpringMoment(int s, const VecX& q, const VecX& v) const {
+  const RotationalSpring& spring = model_.rotational_springs[s];
+  const auto [local, frames] =
+      SpatialLayout(model_, first_).Pair(spring.marker_a, spring.marker_b, q, &v, true);
+  return SpringDamperForce(local, RelativeAngle(frames[0], frames[1]), spring.stiffness,
+                           spring.damping, spring.angle);
 }
 
 double SpatialSystem::SpringForce(int s, const VecX& q, const VecX& v) const {

@@ -83,8 +83,9 @@ class SpatialSystem final : public time::SecondOrderSystem {
   Vec3 AngularMomentum(const VecX& q, const VecX& v) const;
   // The force of joint j on marker b's body from the multipliers (see the top of the file).
   std::vector<double> JointForces(int j, const VecX& q, const VecX& lambda) const;
-  // Tension of spring s [N].
+  // Tension of spring s [N], moment of rotational spring s on b [N m].
   double SpringForce(int s, const VecX& q, const VecX& v) const;
+  double RotationalSpringMoment(int s, const VecX& q, const VecX& v) const;
 
  private:
   VecX InitialState(bool rates) const;

@@ -158,6 +158,17 @@ void ReadSprings(const ModelNode& root, spatial::SpatialModel& model) {
     n.Finish();
     model.springs.push_back(std::move(s));
   }
+  for (const ModelNode& n : root.OptionalMaps("rotational_springs")) {
+    spatial::RotationalSpring s;
+    s.name = ReadItemName(
+        n, "rotational_spring_" + std::to_string(model.rotational_springs.size() + 1), names);
+    std::tie(s.marker_a, s.marker_b) = ReadMarkerPair(n, model);
+    s.stiffness = n.Double("stiffness", 0.0, NonNegative());
+    s.damping = n.Double("damping", 0.0, NonNegative());
+    s.angle = n.Double("angle", spatial::InitialRelativeAngle(model, s.marker_a, s.marker_b));
+    n.Finish();
+    model.rotational_springs.push_back(std::move(s));
+  }
 }
 
 void ReadLoads(const ModelNode& root, spatial::SpatialModel& model) {

@@ -183,7 +183,8 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
     summary["loads"] = m.loads.size();
   };
   if (options.spatial)
-    count(*options.spatial, options.spatial->springs.size());
+    count(*options.spatial,
+          options.spatial->springs.size() + options.spatial->rotational_springs.size());
   else
     count(model, model.springs.size() + model.rotational_springs.size());
   summary["coordinates"] = result.coordinates;

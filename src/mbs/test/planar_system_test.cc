@@ -21,7 +21,9 @@ constexpr double kPi = 3.14159265358979323846;
 
 TEST(Jet, DerivativesOfACompositeMatchDifferences) {
   using J2 = Jet<2>;
-  const auto f = [](const J2& x, const J2& y) { return sin(x * y) + sqrt(x * x + y * y) * cos(y); };
+  const auto f = [](const J2& x, const J2& y) {
+    return sin(x * y) + sqrt(x * x + y * y) * cos(y) + atan2(y - 2.0 * x, x * y);
+  };
   const double x0 = 0.7, y0 = -1.3, h = 1e-5;
   const J2 value = f(J2::Variable(x0, 0), J2::Variable(y0, 1));
   const auto scalar = [&](double x, double y) { return f(J2(x), J2(y)).v; };

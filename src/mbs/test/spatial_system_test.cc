@@ -74,6 +74,7 @@ SpatialModel EveryElement() {
   m.joints.push_back(driven);
   m.joints.push_back(driver);
   m.springs = {{"s", 2, 5, 300.0, 4.0, 0.2}};
+  m.rotational_springs = {{"t", 1, 4, 20.0, 0.5, 0.3}};
   Load load{4};
   load.force = {time::TimeFunction::Constant(3.0), time::TimeFunction::Ramp(1.0, -2.0),
                 time::TimeFunction::Constant(0.5)};
@@ -479,6 +480,50 @@ TEST(SpatialSystem, HeavyTopPrecessesSteadilyAtTheClosedFormRate) {
   EXPECT_LT(tilt_error, 1e-4);
 }
 
+// A disk on a revolute joint about a tilted axis held by a torsional spring-damper: the
+// damped oscillation of its angle about the axis, J phi'' + c phi' + k phi = 0, against
+// the closed form (frequency and decay).
+TEST(SpatialSystem, TorsionalSpringDamperOscillatesAsItsClosedForm) {
+  const double j = 0.02, k = 8.0, c = 0.04, phi0 = 0.4;
+  const Mat3 tilt = Rotation(0.8, {1.0, -2.0, 0.5});
+  SpatialModel m;
+  m.bodies = {
+      Rigid("disk", 2.0, {0.01, 0.01, j}, {0.1, 0.2, 0.3}, tilt * Rotation(phi0, {0, 0, 1}))};
+  m.markers = {At("axis", kGround, {0.1, 0.2, 0.3}, tilt), At("hub", 0, Vec3::Zero())};
+  m.joints = {{"bearing", JointKind::kRevolute, 0, 1}};
+  m.rotational_springs = {{"torsion", 0, 1, k, c, 0.0}};
+  m.gravity = {0.0, 0.0, -9.81};
+  SpatialSystem system(m);
+  EXPECT_NEAR(InitialRelativeAngle(m, 0, 1), -phi0, 1e-14);
+  time::IntegratorOptions options;
+  options.alpha = 0.0;
+  options.t_end = 1.0;
+  options.dt = 2e-4;
+  options.position_scale = 0.1;
+  const double w0 = std::sqrt(k / j), zeta = c / (2.0 * std::sqrt(k * j));
+  const double wd = w0 * std::sqrt(1.0 - zeta * zeta);
+  double error = 0.0, moment_error = 0.0;
+  const time::TransientResult result = time::Integrate(
+      system, options, system.InitialPositions(), system.InitialVelocities(),
+      [&](const time::StepRecord& r) {
+        // phi = the disk's angle about the axis from the marker's x axis.
+        const Vec3 x = tilt.transpose() * system.Orientation(0, *r.q).col(0);
+        const double phi = std::atan2(x.y(), x.x());
+        const double exact = phi0 * std::exp(-zeta * w0 * r.t) *
+                             (std::cos(wd * r.t) + zeta * w0 / wd * std::sin(wd * r.t));
+        error = std::max(error, std::abs(phi - exact));
+        const double rate = tilt.col(2).dot(system.AngularVelocity(0, *r.q, *r.v));
+        moment_error = std::max(
+            moment_error,
+            std::abs(system.RotationalSpringMoment(0, *r.q, *r.v) - (-k * phi - c * rate)));
+      });
+  ASSERT_TRUE(result.status) << result.status.message;
+  std::printf("torsional spring-damper: angle error %.2e rad (of %.2f), moment error %.1e N m\n",
+              error, phi0, moment_error);
+  EXPECT_LT(error, 1e-4 * phi0);
+  EXPECT_LT(moment_error, 1e-7 * k * phi0);  // the rates of the joint-consistent state
+}
+
 TEST(SpatialSystem, InitialStateIsMadeConsistent) {
   SpatialModel m = TiltedPendulum(0.5, 0.6);
   m.bodies[0].position += Vec3(0.01, -0.02, 0.015);  // off the pin
@@ -529,7 +574,7 @@ TEST(SpatialModel, RejectsBadInput) {
   bad = m;
   bad.joints[0].marker_b = 5;  // a revolute joint on the point mass
   EXPECT_EQ(rule_of(bad),
-            "joints[0].marker_b = p: this joint constrains rotations: its markers must be on "
+            "joints[0].marker_b = p: this joint acts on rotations: its markers must be on "
             "rigid bodies or the ground");
   bad = m;
   bad.springs[0].length = 0.0;

@@ -157,6 +157,49 @@ TEST(MultibodyExample, HeavyTopPrecessesAtTheClosedFormRateWithItsPivotForce) {
     EXPECT_TRUE(std::filesystem::exists(run.out / file)) << file;
 }
 
+// A torsional oscillator from a model file (dimension: 3): a disk on a revolute joint about
+// a tilted axis and a rotational spring-damper; its m_ column against the closed form of
+// the damped oscillation, -k phi - c phi'.
+TEST(MultibodyExample, SpatialTorsionalSpringFromAModelFile) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "jointdyn_multibody" / "torsion";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "model.yaml") << R"(analysis: multibody
+dimension: 3
+bodies:
+  - {name: disk, mass: 2.0, inertia: [0.01, 0.01, 0.02], orientation: {z: [1, 1, 0], x: [0, 0, 1]}}
+markers:
+  - {name: axis, body: ground, orientation: {z: [1, 1, 0], x: [0, 0, 1]}}
+  - {name: hub, body: disk}
+joints:
+  - {name: bearing, type: revolute, markers: [axis, hub]}
+rotational_springs:
+  - {name: torsion, markers: [axis, hub], stiffness: 8.0, damping: 0.04, angle: 0.4}
+gravity: [0, 0, -9.81]
+integrator: {scheme: hht, alpha: 0, t_end: 0.5, dt: 2.0e-4}
+output: {interval: 1.0e-3, frames: 0}
+)";
+  const RunOutcome outcome = RunModelFile(dir / "model.yaml", dir / "out");
+  ASSERT_TRUE(outcome.ok) << outcome.message;
+  const testing::CsvTable csv = testing::ReadCsv(dir / "out" / "multibody.csv");
+  const double j = 0.02, k = 8.0, c = 0.04, phi0 = 0.4;
+  const double w0 = std::sqrt(k / j), zeta = c / (2.0 * std::sqrt(k * j));
+  const double wd = w0 * std::sqrt(1.0 - zeta * zeta);
+  double error = 0.0;
+  const auto& t = csv.columns.at("time");
+  for (size_t i = 0; i < t.size(); ++i) {
+    // The spring's deflection phi - angle starts at -0.4: the disk turns back towards it.
+    const double e = std::exp(-zeta * w0 * t[i]);
+    const double phi = -phi0 * e * (std::cos(wd * t[i]) + zeta * w0 / wd * std::sin(wd * t[i]));
+    const double rate = phi0 * e * (w0 * w0 / wd) * std::sin(wd * t[i]);
+    error = std::max(error, std::abs(csv.columns.at("m_torsion")[i] - (k * phi + c * rate)));
+  }
+  std::printf("torsional oscillator from a model file: moment error %.2e N m (peak %.2f N m)\n",
+              error, k * phi0);
+  EXPECT_LT(error, 1e-3 * k * phi0);
+}
+
 // The car pendulum with a flexible strip: the system's horizontal momentum (car, strip
 // frame = its centre of mass, point mass) against the impulse of force1 and of the spring
 // on the car (trapezoidal over the 1 ms samples); the strip bends (elastic energy).
