@@ -1,0 +1,160 @@
+#include "ancf/cable_element.h"
+
+#include <cmath>
+#include <span>
+
+#include "mbs/jet.h"
+#include "mbs/local.h"
+
+namespace jointdyn::ancf {
+namespace {
+
+using J = mbs::Jet<8>;
+
+// A rule on [-1, 1]: points and weights.
+struct Rule {
+  std::span<const double> points, weights;
+};
+
+constexpr double kGl2[] = {-0.5773502691896258, 0.5773502691896258};
+constexpr double kGl2w[] = {1.0, 1.0};
+constexpr double kGl3[] = {-0.7745966692414834, 0.0, 0.7745966692414834};
+constexpr double kGl3w[] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
+constexpr double kGl4[] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
+                           0.8611363115940526};
+constexpr double kGl4w[] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
+                            0.3478548451374538};
+constexpr double kGl5[] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831,
+                           0.9061798459386640};
+constexpr double kGl5w[] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889,
+                            0.4786286704993665, 0.2369268850561891};
+constexpr double kLo3[] = {-1.0, 0.0, 1.0};
+constexpr double kLo3w[] = {1.0 / 3.0, 4.0 / 3.0, 1.0 / 3.0};
+
+// Table 1: the axial and the bending rule of a scheme.
+std::pair<Rule, Rule> Rules(Integration scheme) {
+  switch (scheme) {
+    case Integration::kA:
+      return {{kGl5, kGl5w}, {kGl3, kGl3w}};
+    case Integration::kB:
+      return {{kGl4, kGl4w}, {kGl2, kGl2w}};
+    case Integration::kC:
+      break;
+  }
+  return {{kLo3, kLo3w}, {kGl2, kGl2w}};
+}
+
+// r^(derivative)(x) as jets of the 8 coordinates.
+std::array<J, 2> Jets(const ElementVector& q, double length, double x, int derivative) {
+  const std::array<double, 4> s = Shape(x, length, derivative);
+  std::array<J, 2> r = {J(0.0), J(0.0)};
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < 2; ++c) r[c] += s[i] * J::Variable(q(2 * i + c), 2 * i + c);
+  return r;
+}
+
+J Strain(const ElementVector& q, double length, double x) {
+  const std::array<J, 2> d = Jets(q, length, x, 1);
+  return sqrt(d[0] * d[0] + d[1] * d[1]) - 1.0;
+}
+
+J CurvatureJet(const ElementVector& q, double length, double x) {
+  const std::array<J, 2> d = Jets(q, length, x, 1), dd = Jets(q, length, x, 2);
+  const J squared = d[0] * d[0] + d[1] * d[1];
+  const J inverse = J::Apply(squared, 1.0 / squared.v, -1.0 / (squared.v * squared.v),
+                             2.0 / (squared.v * squared.v * squared.v));
+  return (d[0] * dd[1] - d[1] * dd[0]) * inverse;
+}
+
+}  // namespace
+
+std::array<double, 4> Shape(double x, double length, int derivative) {
+  const double l = length, l2 = l * l, l3 = l2 * l;
+  switch (derivative) {
+    case 0:
+      return {1.0 - 3.0 * x * x / l2 + 2.0 * x * x * x / l3, x - 2.0 * x * x / l + x * x * x / l2,
+              3.0 * x * x / l2 - 2.0 * x * x * x / l3, -x * x / l + x * x * x / l2};
+    case 1:
+      return {-6.0 * x / l2 + 6.0 * x * x / l3, 1.0 - 4.0 * x / l + 3.0 * x * x / l2,
+              6.0 * x / l2 - 6.0 * x * x / l3, -2.0 * x / l + 3.0 * x * x / l2};
+    default:
+      return {-6.0 / l2 + 12.0 * x / l3, -4.0 / l + 6.0 * x / l2, 6.0 / l2 - 12.0 * x / l3,
+              -2.0 / l + 6.0 * x / l2};
+  }
+}
+
+Vec2 Interpolate(const ElementVector& q, double length, double x, int derivative) {
+  const std::array<double, 4> s = Shape(x, length, derivative);
+  Vec2 r = Vec2::Zero();
+  for (int i = 0; i < 4; ++i) r += s[i] * q.segment<2>(2 * i);
+  return r;
+}
+
+double AxialStrain(const ElementVector& q, double length, double x) {
+  return Interpolate(q, length, x, 1).norm() - 1.0;
+}
+
+double Curvature(const ElementVector& q, double length, double x) {
+  const Vec2 d = Interpolate(q, length, x, 1), dd = Interpolate(q, length, x, 2);
+  return (d.x() * dd.y() - d.y() * dd.x()) / d.squaredNorm();
+}
+
+double ElementForces(const CableSection& section, const CableElement& element,
+                     const ElementVector& q, const ElementVector& v, ElementVector& f,
+                     ElementMatrix* stiffness, ElementMatrix* damping) {
+  // Each integration point is a spring-damper on eps or K (mbs/local.h) with the weight
+  // w_i L / 2 of its rule.
+  mbs::LocalCoordinates<8> local;
+  local.map = ElementMatrix::Identity();
+  for (int k = 0; k < 8; ++k) local.index.push_back(k);
+  local.values = q;
+  local.rates = v;
+  VecX force = VecX::Zero(8);
+  solvers::Matrix k_sum = MatX(MatX::Zero(8, 8)), d_sum = MatX(MatX::Zero(8, 8));
+  mbs::MatrixAssembly k_out(stiffness ? &k_sum : nullptr), d_out(stiffness ? &d_sum : nullptr);
+  const double half = 0.5 * element.length;
+  const auto [axial, bending] = Rules(section.integration);
+  double energy = 0.0;
+  for (size_t i = 0; i < axial.points.size(); ++i) {
+    const double x = half * (1.0 + axial.points[i]), w = half * axial.weights[i];
+    energy += mbs::AddSpringDamper(local, Strain(q, element.length, x), w * section.axial_stiffness,
+                                   w * section.axial_damping, element.reference_strain, force,
+                                   k_out, d_out);
+  }
+  for (size_t i = 0; i < bending.points.size(); ++i) {
+    const double x = half * (1.0 + bending.points[i]), w = half * bending.weights[i];
+    energy += mbs::AddSpringDamper(local, CurvatureJet(q, element.length, x),
+                                   w * section.bending_stiffness, w * section.bending_damping,
+                                   element.reference_curvature, force, k_out, d_out);
+  }
+  f = force;
+  if (stiffness) {
+    *stiffness = k_sum.dense();
+    if (damping) *damping = d_sum.dense();
+  }
+  return energy;
+}
+
+ElementMatrix ElementMass(double mass_per_length, double length) {
+  ElementMatrix m = ElementMatrix::Zero();
+  const double half = 0.5 * length;
+  for (int p = 0; p < 4; ++p) {  // 4 Gauss points: exact for the degree-6 products
+    const double x = half * (1.0 + kGl4[p]), w = half * kGl4w[p] * mass_per_length;
+    const std::array<double, 4> s = Shape(x, length, 0);
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) m.block<2, 2>(2 * i, 2 * j) += w * s[i] * s[j] * Mat2::Identity();
+  }
+  return m;
+}
+
+ElementVector ElementLoad(const Vec2& per_length, double length) {
+  ElementVector f = ElementVector::Zero();
+  const double half = 0.5 * length;
+  for (int p = 0; p < 2; ++p) {  // cubic shape functions: 2 Gauss points are exact
+    const std::array<double, 4> s = Shape(half * (1.0 + kGl2[p]), length, 0);
+    for (int i = 0; i < 4; ++i) f.segment<2>(2 * i) += half * kGl2w[p] * s[i] * per_length;
+  }
+  return f;
+}
+
+}  // namespace jointdyn::ancf

@@ -1,0 +1,231 @@
+#include "ancf/cable_system.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/error.h"
+#include "mbs/matrix_assembly.h"
+
+namespace jointdyn::ancf {
+namespace {
+
+std::string Item(const char* list, size_t i, const char* key) {
+  return std::string(list) + "[" + std::to_string(i) + "]." + key;
+}
+
+void Require(bool ok, const std::string& key, const std::string& value, const std::string& rule) {
+  if (!ok) throw InputError(key, value, rule);
+}
+
+// The 8 system indices of element e's coordinates.
+std::array<int, 8> ElementIndices(const CableModel::Element& e) {
+  std::array<int, 8> index;
+  for (int k = 0; k < 4; ++k) {
+    index[k] = 4 * e.a + k;
+    index[4 + k] = 4 * e.b + k;
+  }
+  return index;
+}
+
+void Scatter(const std::array<int, 8>& index, const ElementMatrix& m, mbs::MatrixAssembly& out) {
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) out.Add(index[i], index[j], m(i, j));
+}
+
+// The static equilibrium as a residual model: f_int(q) - f_ext(t) on the free coordinates,
+// q_i - q0_i on the fixed ones.
+class StaticModel final : public solvers::ResidualModel {
+ public:
+  StaticModel(CableSystem& system, double t) : system_(system), t_(t) {
+    external_ = VecX::Zero(system.size());
+    system.ExternalForce(t, external_);
+    const CableSection& s = system.model().section;
+    const MatX& nodes = system.model().nodes;
+    length_scale_ = std::max((nodes.col(0).maxCoeff() - nodes.col(0).minCoeff()) +
+                                 (nodes.col(1).maxCoeff() - nodes.col(1).minCoeff()),
+                             1e-3);
+    double shortest = length_scale_;
+    for (const CableModel::Element& e : system.model().elements)
+      shortest = std::min(shortest, e.data.length);
+    // Not below the rounding of the axial forces (EA / L_e times positions carrying 1e-16
+    // of the extent), with the tolerance 1e-8 of this scale a hundred times above it.
+    force_scale_ = std::max(external_.lpNorm<Eigen::Infinity>(),
+                            1e-6 * s.axial_stiffness * length_scale_ / shortest);
+  }
+  int size() const override { return system_.size(); }
+  Status Evaluate(const VecX& x, VecX& residual, Matrix* jacobian) override {
+    const VecX zero = VecX::Zero(size());
+    residual = VecX::Zero(size());
+    Matrix k, d;
+    if (jacobian) {
+      k.SetZeroLike(system_.mass());
+      d.SetZeroLike(system_.mass());
+    }
+    if (Status status = system_.InternalForce({t_, 1.0, &x, &zero, &x, false}, residual,
+                                              jacobian ? &k : nullptr, jacobian ? &d : nullptr);
+        !status)
+      return status;
+    residual -= external_;
+    const VecX q0 = system_.InitialPositions();
+    for (const int i : system_.model().fixed)
+      residual(i) = (x(i) - q0(i)) * force_scale_ / length_scale_;
+    if (!jacobian) return Status::Ok();
+    SparseMatrix j = k.sparse();
+    const std::set<int> fixed(system_.model().fixed.begin(), system_.model().fixed.end());
+    j.prune([&](int row, int, double) { return !fixed.count(row); });
+    for (const int i : fixed) j.coeffRef(i, i) = force_scale_ / length_scale_;
+    *jacobian = j;
+    return Status::Ok();
+  }
+  VecX ResidualScale() const override { return VecX::Constant(size(), force_scale_); }
+  VecX UnknownScale() const override { return VecX::Constant(size(), length_scale_); }
+
+ private:
+  CableSystem& system_;
+  double t_;
+  VecX external_;
+  double force_scale_ = 1.0, length_scale_ = 1.0;
+};
+
+}  // namespace
+
+void CableModel::Validate() const {
+  const CableSection& s = section;
+  Require(s.axial_stiffness > 0.0 && std::isfinite(s.axial_stiffness), "section.axial_stiffness",
+          FormatValue(s.axial_stiffness), "must be > 0");
+  Require(s.mass_per_length > 0.0 && std::isfinite(s.mass_per_length), "section.mass_per_length",
+          FormatValue(s.mass_per_length), "must be > 0");
+  for (const auto& [key, value] : {std::pair{"bending_stiffness", s.bending_stiffness},
+                                   std::pair{"axial_damping", s.axial_damping},
+                                   std::pair{"bending_damping", s.bending_damping}})
+    Require(value >= 0.0 && std::isfinite(value), std::string("section.") + key, FormatValue(value),
+            "must be >= 0");
+  Require(nodes.cols() == 4 && nodes.rows() >= 2 && nodes.allFinite(), "nodes",
+          std::to_string(nodes.rows()) + " x " + std::to_string(nodes.cols()),
+          "must be at least 2 nodes of 4 finite coordinates (x, y, x', y')");
+  const int n = int(nodes.rows());
+  Require(!elements.empty(), "elements", "[]", "needs at least one element");
+  for (size_t i = 0; i < elements.size(); ++i) {
+    const Element& e = elements[i];
+    Require(e.a >= 0 && e.a < n && e.b >= 0 && e.b < n && e.a != e.b, Item("elements", i, "nodes"),
+            std::to_string(e.a) + ", " + std::to_string(e.b), "must be two different nodes");
+    Require(e.data.length > 0.0 && std::isfinite(e.data.length), Item("elements", i, "length"),
+            FormatValue(e.data.length), "must be > 0");
+    Require(std::isfinite(e.data.reference_strain) && e.data.reference_strain > -1.0 &&
+                std::isfinite(e.data.reference_curvature),
+            Item("elements", i, "reference"), FormatValue(e.data.reference_strain),
+            "strain must be > -1 and curvature finite");
+  }
+  for (size_t i = 0; i < fixed.size(); ++i)
+    Require(fixed[i] >= 0 && fixed[i] < 4 * n, Item("fixed", i, "coordinate"),
+            std::to_string(fixed[i]), "is no coordinate");
+  for (size_t i = 0; i < loads.size(); ++i)
+    Require(loads[i].node >= 0 && loads[i].node < n && loads[i].coordinate >= 0 &&
+                loads[i].coordinate < 4,
+            Item("loads", i, "node"), std::to_string(loads[i].node), "is no node coordinate");
+  Require(gravity.allFinite(), "gravity", "", "must be finite");
+}
+
+CableModel StraightCable(const Vec2& start, const Vec2& end, int elements,
+                         const CableSection& section) {
+  CableModel m;
+  m.section = section;
+  const Vec2 tangent = (end - start).normalized();
+  m.nodes.resize(elements + 1, 4);
+  for (int i = 0; i <= elements; ++i) {
+    const Vec2 p = start + (end - start) * (double(i) / elements);
+    m.nodes.row(i) << p.x(), p.y(), tangent.x(), tangent.y();
+  }
+  for (int i = 0; i < elements; ++i)
+    m.elements.push_back({i, i + 1, {.length = (end - start).norm() / elements}});
+  return m;
+}
+
+CableSystem::CableSystem(CableModel model) : model_(std::move(model)) {
+  model_.Validate();
+  const int n = size();
+  mass_ = SparseMatrix(n, n);
+  damping_ = SparseMatrix(n, n);
+  mbs::MatrixAssembly mass(&mass_);
+  gravity_load_ = VecX::Zero(n);
+  const double rho_a = model_.section.mass_per_length;
+  for (const CableModel::Element& e : model_.elements) {
+    const std::array<int, 8> index = ElementIndices(e);
+    Scatter(index, ElementMass(rho_a, e.data.length), mass);
+    const ElementVector g = ElementLoad(rho_a * model_.gravity, e.data.length);
+    for (int k = 0; k < 8; ++k) gravity_load_(index[k]) += g(k);
+  }
+  mass.Finish();
+}
+
+VecX CableSystem::InitialPositions() const {
+  return model_.nodes.transpose().reshaped();  // node by node: x, y, x', y'
+}
+
+ElementVector CableSystem::ElementCoordinates(int e, const VecX& q) const {
+  const std::array<int, 8> index = ElementIndices(model_.elements[e]);
+  ElementVector x;
+  for (int k = 0; k < 8; ++k) x(k) = q(index[k]);
+  return x;
+}
+
+Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
+                                  Matrix* damping_tangent) {
+  mbs::MatrixAssembly k(stiffness), d(stiffness ? damping_tangent : nullptr);
+  stored_energy_ = 0.0;
+  ElementVector force;
+  ElementMatrix k_e, d_e;
+  for (size_t e = 0; e < model_.elements.size(); ++e) {
+    const std::array<int, 8> index = ElementIndices(model_.elements[e]);
+    const ElementVector q = ElementCoordinates(int(e), *point.q);
+    const ElementVector v = ElementCoordinates(int(e), *point.v);
+    stored_energy_ += ElementForces(model_.section, model_.elements[e].data, q, v, force,
+                                    stiffness ? &k_e : nullptr, stiffness ? &d_e : nullptr);
+    for (int i = 0; i < 8; ++i) f(index[i]) += force(i);
+    if (!stiffness) continue;
+    Scatter(index, k_e, k);
+    Scatter(index, d_e, d);
+  }
+  k.Finish();
+  d.Finish();
+  if (!f.allFinite())
+    return Status::Failure(
+        "the cable's internal force is not finite at t = " + FormatValue(point.t) + " s");
+  return Status::Ok();
+}
+
+void CableSystem::ExternalForce(double t, VecX& f) const {
+  f += gravity_load_;
+  for (const NodalLoad& load : model_.loads)
+    f(4 * load.node + load.coordinate) += load.value.Value(t);
+}
+
+Status CableSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {
+  const VecX q0 = InitialPositions();
+  std::vector<Eigen::Triplet<double>> entries;
+  for (size_t r = 0; r < model_.fixed.size(); ++r) {
+    c(r) = q(model_.fixed[r]) - q0(model_.fixed[r]);
+    entries.emplace_back(int(r), model_.fixed[r], 1.0);
+  }
+  if (jacobian) {
+    jacobian->resize(constraint_count(), size());
+    jacobian->setFromTriplets(entries.begin(), entries.end());
+  }
+  return Status::Ok();
+}
+
+solvers::NewtonOptions StaticNewton() {
+  solvers::NewtonOptions options;
+  options.line_search = solvers::LineSearch::kNone;
+  return options;
+}
+
+solvers::NewtonResult SolveStatic(CableSystem& system, double t, VecX& q,
+                                  const solvers::NewtonOptions& options) {
+  StaticModel model(system, t);
+  solvers::NewtonSolver newton(options);
+  return newton.Solve(model, q);
+}
+
+}  // namespace jointdyn::ancf
