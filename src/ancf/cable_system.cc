@@ -37,7 +37,8 @@ void Scatter(const std::array<int, 8>& index, const ElementMatrix& m, mbs::Matri
 // q_i - q0_i on the fixed ones.
 class StaticModel final : public solvers::ResidualModel {
  public:
-  StaticModel(CableSystem& system, double t) : system_(system), t_(t) {
+  StaticModel(CableSystem& system, double t, const VecX& start)
+      : system_(system), t_(t), start_(start) {
     external_ = VecX::Zero(system.size());
     system.ExternalForce(t, external_);
     const CableSection& s = system.model().section;
@@ -67,12 +68,12 @@ class StaticModel final : public solvers::ResidualModel {
         !status)
       return status;
     residual -= external_;
-    const VecX q0 = system_.InitialPositions();
-    for (const int i : system_.model().fixed)
-      residual(i) = (x(i) - q0(i)) * force_scale_ / length_scale_;
+    // The fixed coordinates and the pulleys' angles are held.
+    std::set<int> fixed(system_.model().fixed.begin(), system_.model().fixed.end());
+    for (int i = system_.cable_size(); i < size(); ++i) fixed.insert(i);
+    for (const int i : fixed) residual(i) = (x(i) - start_(i)) * force_scale_ / length_scale_;
     if (!jacobian) return Status::Ok();
     SparseMatrix j = k.sparse();
-    const std::set<int> fixed(system_.model().fixed.begin(), system_.model().fixed.end());
     j.prune([&](int row, int, double) { return !fixed.count(row); });
     for (const int i : fixed) j.coeffRef(i, i) = force_scale_ / length_scale_;
     *jacobian = j;
@@ -84,6 +85,7 @@ class StaticModel final : public solvers::ResidualModel {
  private:
   CableSystem& system_;
   double t_;
+  VecX start_;  // the held coordinates' values
   VecX external_;
   double force_scale_ = 1.0, length_scale_ = 1.0;
 };
@@ -124,6 +126,30 @@ void CableModel::Validate() const {
     Require(loads[i].node >= 0 && loads[i].node < n && loads[i].coordinate >= 0 &&
                 loads[i].coordinate < 4,
             Item("loads", i, "node"), std::to_string(loads[i].node), "is no node coordinate");
+  for (size_t i = 0; i < pulleys.size(); ++i) {
+    const Pulley& p = pulleys[i];
+    Require(p.radius > 0.0 && std::isfinite(p.radius), Item("pulleys", i, "radius"),
+            FormatValue(p.radius), "must be > 0");
+    Require(p.inertia > 0.0 && std::isfinite(p.inertia), Item("pulleys", i, "inertia"),
+            FormatValue(p.inertia), "must be > 0");
+    Require(p.damping >= 0.0 && std::isfinite(p.damping), Item("pulleys", i, "damping"),
+            FormatValue(p.damping), "must be >= 0");
+    Require(p.centre.allFinite(), Item("pulleys", i, "centre"), "", "must be finite");
+  }
+  if (pulleys.empty()) return;
+  const ContactLaw& c = contact;
+  Require(c.normal_stiffness > 0.0 && std::isfinite(c.normal_stiffness), "contact.normal_stiffness",
+          FormatValue(c.normal_stiffness), "must be > 0");
+  Require(c.width > 0.0 && std::isfinite(c.width), "contact.width", FormatValue(c.width),
+          "must be > 0");
+  Require(c.segments >= 1 && c.segments <= 64, "contact.segments", std::to_string(c.segments),
+          "must be in [1, 64]");
+  for (const auto& [key, value] :
+       {std::pair{"offset", c.offset}, std::pair{"normal_damping", c.normal_damping},
+        std::pair{"friction", c.friction}, std::pair{"bristle_stiffness", c.bristle_stiffness},
+        std::pair{"velocity_penalty", c.velocity_penalty}})
+    Require(value >= 0.0 && std::isfinite(value), std::string("contact.") + key, FormatValue(value),
+            "must be >= 0");
   Require(gravity.allFinite(), "gravity", "", "must be finite");
 }
 
@@ -144,10 +170,16 @@ CableModel StraightCable(const Vec2& start, const Vec2& end, int elements,
 
 CableSystem::CableSystem(CableModel model) : model_(std::move(model)) {
   model_.Validate();
+  cable_size_ = int(model_.nodes.size());
   const int n = size();
   mass_ = SparseMatrix(n, n);
   damping_ = SparseMatrix(n, n);
-  mbs::MatrixAssembly mass(&mass_);
+  mbs::MatrixAssembly mass(&mass_), damping(&damping_);
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    mass.Add(cable_size_ + int(p), cable_size_ + int(p), model_.pulleys[p].inertia);
+    damping.Add(cable_size_ + int(p), cable_size_ + int(p), model_.pulleys[p].damping);
+  }
+  damping.Finish();
   gravity_load_ = VecX::Zero(n);
   const double rho_a = model_.section.mass_per_length;
   for (const CableModel::Element& e : model_.elements) {
@@ -157,10 +189,101 @@ CableSystem::CableSystem(CableModel model) : model_(std::move(model)) {
     for (int k = 0; k < 8; ++k) gravity_load_(index[k]) += g(k);
   }
   mass.Finish();
+  // The contact's data variables at the initial state (at rest), committed.
+  states_.assign(model_.pulleys.size() * model_.elements.size() * model_.contact.segments, {});
+  const VecX q = InitialPositions(), v = VecX::Zero(n);
+  PostNewtonUpdate({0.0, 1.0, &q, &v, &q, false});
+  Commit();
+}
+
+const SegmentState& CableSystem::Segment(int p, int e, int s) const {
+  return states_[(size_t(p) * model_.elements.size() + e) * model_.contact.segments + s];
+}
+
+int CableSystem::CountContact(int slip_state) const {
+  int count = 0;
+  for (const SegmentState& s : states_)
+    if (s.gap <= 0.0 && s.slip == slip_state) ++count;
+  return count;
+}
+
+CircleState CableSystem::Circle(int p, const VecX& q, const VecX& v) const {
+  const Pulley& pulley = model_.pulleys[p];
+  return {pulley.centre, pulley.radius, q(cable_size_ + p), v(cable_size_ + p)};
+}
+
+double CableSystem::PostNewtonUpdate(const time::StepPoint& point) {
+  const ContactLaw& law = model_.contact;
+  double error = 0.0;
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    const CircleState circle = Circle(int(p), *point.q, *point.v);
+    for (size_t e = 0; e < model_.elements.size(); ++e) {
+      const double length = model_.elements[e].data.length;
+      const ElementVector q = ElementCoordinates(int(e), *point.q);
+      const ElementVector v = ElementCoordinates(int(e), *point.v);
+      SegmentState* state = &states_[(p * model_.elements.size() + e) * law.segments];
+      if (!ElementBox(q, length).Near(circle.centre, circle.radius + law.offset)) {
+        for (int s = 0; s < law.segments; ++s) {  // far: open (every chord is in the box)
+          if (state[s].gap <= 0.0) error += UpdateSegment(law, circle, length, s, q, v, state[s]);
+          state[s] = {};
+        }
+        continue;
+      }
+      for (int s = 0; s < law.segments; ++s)
+        error += UpdateSegment(law, circle, length, s, q, v, state[s]);
+    }
+  }
+  return error;
+}
+
+Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, mbs::MatrixAssembly& k,
+                                     mbs::MatrixAssembly& d) {
+  const ContactLaw& law = model_.contact;
+  std::array<int, 9> index;
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    const CircleState circle = Circle(int(p), *point.q, *point.v);
+    index[8] = cable_size_ + int(p);
+    for (size_t e = 0; e < model_.elements.size(); ++e) {
+      const SegmentState* state = &states_[(p * model_.elements.size() + e) * law.segments];
+      bool any = false;
+      for (int s = 0; s < law.segments; ++s) any = any || state[s].gap <= 0.0;
+      if (!any) continue;
+      const std::array<int, 8> element = ElementIndices(model_.elements[e]);
+      std::copy(element.begin(), element.end(), index.begin());
+      const ElementVector q = ElementCoordinates(int(e), *point.q);
+      const ElementVector v = ElementCoordinates(int(e), *point.v);
+      for (int s = 0; s < law.segments; ++s) {
+        if (state[s].gap > 0.0) continue;
+        const SegmentForces forces =
+            SegmentContactForces(law, circle, model_.elements[e].data.length, s, state[s], q, v);
+        stored_energy_ += forces.energy;
+        for (int i = 0; i < 9; ++i) {
+          f(index[i]) += forces.f(i);
+          if (!k.active()) continue;
+          for (int j = 0; j < 9; ++j) {
+            k.Add(index[i], index[j], forces.k(i, j));
+            d.Add(index[i], index[j], forces.d(i, j));
+          }
+        }
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 VecX CableSystem::InitialPositions() const {
-  return model_.nodes.transpose().reshaped();  // node by node: x, y, x', y'
+  VecX q = VecX::Zero(size());
+  q.head(cable_size_) = model_.nodes.transpose().reshaped();  // node by node: x, y, x', y'
+  for (size_t p = 0; p < model_.pulleys.size(); ++p)
+    if (model_.pulleys[p].driven) q(cable_size_ + p) = model_.pulleys[p].motion.Value(0.0);
+  return q;
+}
+
+VecX CableSystem::InitialVelocities() const {
+  VecX v = VecX::Zero(size());
+  for (size_t p = 0; p < model_.pulleys.size(); ++p)
+    if (model_.pulleys[p].driven) v(cable_size_ + p) = model_.pulleys[p].motion.Rate(0.0);
+  return v;
 }
 
 ElementVector CableSystem::ElementCoordinates(int e, const VecX& q) const {
@@ -187,6 +310,7 @@ Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix*
     Scatter(index, k_e, k);
     Scatter(index, d_e, d);
   }
+  if (Status status = AddContactForces(point, f, k, d); !status) return status;
   k.Finish();
   d.Finish();
   if (!f.allFinite())
@@ -197,8 +321,23 @@ Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix*
 
 void CableSystem::ExternalForce(double t, VecX& f) const {
   f += gravity_load_;
+  for (size_t p = 0; p < model_.pulleys.size(); ++p)
+    f(cable_size_ + p) += model_.pulleys[p].torque.Value(t);
   for (const NodalLoad& load : model_.loads)
     f(4 * load.node + load.coordinate) += load.value.Value(t);
+}
+
+int CableSystem::constraint_count() const {
+  int driven = 0;
+  for (const Pulley& p : model_.pulleys) driven += p.driven ? 1 : 0;
+  return int(model_.fixed.size()) + driven;
+}
+
+Status CableSystem::ConstraintAccelerationTerm(double t, const VecX& q, const VecX& v, VecX& q_c) {
+  int row = int(model_.fixed.size());
+  for (const Pulley& p : model_.pulleys)
+    if (p.driven) q_c(row++) = p.motion.Acceleration(t);  // C_q a = -c_tt = motion''
+  return Status::Ok();
 }
 
 Status CableSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {
@@ -207,6 +346,12 @@ Status CableSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* 
   for (size_t r = 0; r < model_.fixed.size(); ++r) {
     c(r) = q(model_.fixed[r]) - q0(model_.fixed[r]);
     entries.emplace_back(int(r), model_.fixed[r], 1.0);
+  }
+  int row = int(model_.fixed.size());
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    if (!model_.pulleys[p].driven) continue;
+    c(row) = q(cable_size_ + p) - model_.pulleys[p].motion.Value(t);
+    entries.emplace_back(row++, cable_size_ + int(p), 1.0);
   }
   if (jacobian) {
     jacobian->resize(constraint_count(), size());
@@ -223,7 +368,9 @@ solvers::NewtonOptions StaticNewton() {
 
 solvers::NewtonResult SolveStatic(CableSystem& system, double t, VecX& q,
                                   const solvers::NewtonOptions& options) {
-  StaticModel model(system, t);
+  VecX start = system.InitialPositions();
+  start.tail(system.size() - system.cable_size()) = q.tail(system.size() - system.cable_size());
+  StaticModel model(system, t, start);
   solvers::NewtonSolver newton(options);
   return newton.Solve(model, q);
 }

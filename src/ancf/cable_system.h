@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "ancf/cable_element.h"
+#include "ancf/circle_contact.h"
+#include "mbs/matrix_assembly.h"
 #include "solvers/newton.h"
 #include "time/second_order_system.h"
 #include "time/time_function.h"
@@ -24,6 +26,20 @@ struct NodalLoad {
   time::TimeFunction value;
 };
 
+// A pulley (sheave, roller): a circle turning about its fixed centre with an angle
+// coordinate of the system (after the cable's), its inertia, rotational damping and a
+// torque, or an angle that follows `motion` (a driven pulley, or a fixed sheave with the
+// constant 0) as a constraint.
+struct Pulley {
+  Vec2 centre = Vec2::Zero();  // [m]
+  double radius = 0.0;         // [m], > 0
+  double inertia = 0.0;        // [kg m^2], > 0
+  double damping = 0.0;        // [N m s], >= 0
+  time::TimeFunction torque;   // [N m]
+  bool driven = false;         // the angle follows `motion` [rad]
+  time::TimeFunction motion;
+};
+
 struct CableModel {
   struct Element {
     int a = 0, b = 0;  // node indices
@@ -35,6 +51,8 @@ struct CableModel {
   Vec2 gravity = Vec2::Zero();  // [m/s^2]
   std::vector<int> fixed;       // coordinates (4 node + k) held at their initial values
   std::vector<NodalLoad> loads;
+  std::vector<Pulley> pulleys;
+  ContactLaw contact;  // between the cable and every pulley
 
   // Throws InputError naming the item ("elements[3].length") and the rule.
   void Validate() const;
@@ -50,27 +68,49 @@ class CableSystem final : public time::SecondOrderSystem {
   explicit CableSystem(CableModel model);  // validates (InputError)
 
   const CableModel& model() const { return model_; }
-  int size() const override { return int(model_.nodes.size()); }
+  int size() const override { return cable_size_ + int(model_.pulleys.size()); }
+  int cable_size() const { return cable_size_; }  // 4 per node; then one angle per pulley
   const Matrix& mass() const override { return mass_; }
   const Matrix& damping() const override { return damping_; }
   Status InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
                        Matrix* damping_tangent) override;
   void ExternalForce(double t, VecX& f) const override;
-  void Commit() override {}
+  // Contact: the post-Newton step over every segment and pulley (circle_contact.h,
+  // UpdateSegment), with the elements' bounding boxes as the pre-search; Commit() accepts
+  // its data variables, Rollback() returns to the committed ones.
+  double PostNewtonUpdate(const time::StepPoint& point) override;
+  void Commit() override { committed_ = states_; }
+  void Rollback() override { states_ = committed_; }
   double StoredEnergy() const override { return stored_energy_; }
 
-  int constraint_count() const override { return int(model_.fixed.size()); }
+  // The fixed coordinates' rows, then a row per driven pulley (its angle - motion(t)).
+  int constraint_count() const override;
   Status Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) override;
+  Status ConstraintAccelerationTerm(double t, const VecX& q, const VecX& v, VecX& q_c) override;
 
+  // The initial coordinates (the nodes', the pulleys' 0 or motion(0)) and rates (0, the
+  // driven pulleys' motion'(0)).
   VecX InitialPositions() const;
+  VecX InitialVelocities() const;
+  // The contact data variables of segment s of element e on pulley p.
+  const SegmentState& Segment(int p, int e, int s) const;
+  // The segments in contact and sticking, slipping after the last PNS.
+  int CountContact(int slip_state) const;
   // Element e's 8 coordinates from the system's.
   ElementVector ElementCoordinates(int e, const VecX& q) const;
 
  private:
+  Status AddContactForces(const time::StepPoint& point, VecX& f, mbs::MatrixAssembly& k,
+                          mbs::MatrixAssembly& d);
+  CircleState Circle(int p, const VecX& q, const VecX& v) const;
+
   CableModel model_;
+  int cable_size_ = 0;
   Matrix mass_, damping_;
   VecX gravity_load_;
   double stored_energy_ = 0.0;
+  // Per pulley, element and segment: the data variables of the last PNS and the committed.
+  std::vector<SegmentState> states_, committed_;
 };
 
 // Full Newton without line search: a linear step turns the slopes without shortening them,

@@ -1,9 +1,85 @@
 #include "ancf/circle_contact.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
+#include "mbs/dual.h"
+
 namespace jointdyn::ancf {
+namespace {
+
+constexpr int kVariables = 18;  // the element's q (8), the circle's angle, v (8), its rate
+using D = mbs::Dual<kVariables>;
+
+double Value(double x) { return x; }
+double Value(const D& x) { return x.v; }
+
+template <class T>
+using V2 = std::array<T, 2>;
+
+template <class T>
+T Dot(const V2<T>& a, const V2<T>& b) {
+  return a[0] * b[0] + a[1] * b[1];
+}
+
+// A segment's kinematics (eq. 14-19, 22-24) on values or duals.
+template <class T>
+struct Kinematics {
+  T rho, gap, normal_rate, tangential_rate;
+  T position;  // x_curStick = sigma r alpha - rho |chord| [m]: grows as the belt slides along
+               // the chord relative to the circle's surface
+  V2<T> arm, normal, tangent;  // arm = P - centre
+};
+
+template <class T>
+Kinematics<T> SegmentKinematics(const ContactLaw& law, const CircleState& circle, double length,
+                                int s, const std::array<T, 8>& q, const std::array<T, 8>& v,
+                                const T& angle, const T& rate) {
+  using std::atan2;
+  using std::sqrt;
+  const double step = length / law.segments;
+  const std::array<double, 4> s0 = Shape(s * step, length, 0),
+                              s1 = Shape((s + 1) * step, length, 0);
+  V2<T> p0 = {T(0.0), T(0.0)}, p1 = p0, u0 = p0, u1 = p0;
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < 2; ++c) {
+      p0[c] += s0[i] * q[2 * i + c];
+      p1[c] += s1[i] * q[2 * i + c];
+      u0[c] += s0[i] * v[2 * i + c];
+      u1[c] += s1[i] * v[2 * i + c];
+    }
+  const V2<T> chord = {p1[0] - p0[0], p1[1] - p0[1]};
+  const V2<T> to_centre = {circle.centre.x() - p0[0], circle.centre.y() - p0[1]};
+  const T squared = Dot(chord, chord), chord_length = sqrt(squared);
+  Kinematics<T> k;
+  k.rho = Dot(to_centre, chord) / squared;
+  if (Value(k.rho) < 0.0) k.rho = T(0.0);
+  if (Value(k.rho) > 1.0) k.rho = T(1.0);
+  for (int c = 0; c < 2; ++c) k.arm[c] = p0[c] + k.rho * chord[c] - circle.centre(c);
+  const T distance = sqrt(Dot(k.arm, k.arm));
+  k.normal = {k.arm[0] / distance, k.arm[1] / distance};
+  k.tangent = {chord[0] / chord_length, chord[1] / chord_length};
+  k.gap = distance - circle.radius - law.offset;
+  // P's velocity (interpolated, eq. 17) relative to the circle's surface there.
+  const V2<T> relative = {(1.0 - k.rho) * u0[0] + k.rho * u1[0] + rate * k.arm[1],
+                          (1.0 - k.rho) * u0[1] + k.rho * u1[1] - rate * k.arm[0]};
+  k.normal_rate = Dot(relative, k.normal);
+  k.tangential_rate = Dot(relative, k.tangent);
+  const double sigma =
+      Value(k.arm[0]) * Value(k.tangent[1]) - Value(k.arm[1]) * Value(k.tangent[0]) >= 0.0 ? 1.0
+                                                                                           : -1.0;
+  k.position = sigma * circle.radius * (atan2(k.arm[1], k.arm[0]) - angle) - k.rho * chord_length;
+  return k;
+}
+
+// The sliding since x_ref, wrapped to (-pi r, pi r] (eq. 25).
+double Wrap(double x, double radius) {
+  const double turn = 2.0 * M_PI * radius;
+  return x - std::floor(x / turn + 0.5) * turn;
+}
+
+}  // namespace
 
 bool BoundingBox::Near(const Vec2& point, double distance) const {
   const Vec2 nearest = point.cwiseMax(min).cwiseMin(max);
@@ -60,6 +136,95 @@ SegmentGap ChordGap(const Vec2& p0, const Vec2& p1, const Vec2& centre, double r
 std::pair<Vec2, Vec2> Chord(const ElementVector& q, double length, int s, int segments) {
   const double step = length / segments;
   return {Interpolate(q, length, s * step, 0), Interpolate(q, length, (s + 1) * step, 0)};
+}
+
+SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& circle, double length,
+                                   int s, const SegmentState& state, const ElementVector& q,
+                                   const ElementVector& v) {
+  SegmentForces out;
+  if (state.gap > 0.0) return out;
+  std::array<D, 8> qd, vd;
+  for (int i = 0; i < 8; ++i) {
+    qd[i] = D::Variable(q(i), i);
+    vd[i] = D::Variable(v(i), 9 + i);
+  }
+  const Kinematics<D> k = SegmentKinematics(
+      law, circle, length, s, qd, vd, D::Variable(circle.angle, 8), D::Variable(circle.rate, 17));
+  const double area = law.width * length / law.segments;
+  const D pressure = -law.normal_stiffness * k.gap - law.normal_damping * k.normal_rate;
+  D friction;  // per area, along the chord, opposing the belt's sliding
+  double sliding = 0.0;
+  if (state.slip == 1 || state.slip == -1) {
+    friction = state.slip * law.friction * (Value(pressure) >= 0.0 ? pressure : -pressure);
+  } else {  // stick; at first contact (-2) no bristle yet (eq. 20 with dx_stick = 0)
+    friction = law.velocity_penalty * k.tangential_rate;
+    if (state.slip == 0 && law.bristle_stiffness > 0.0) {
+      sliding = Wrap(k.position.v - state.stick_reference, circle.radius);
+      friction += law.bristle_stiffness * (k.position - k.position.v + sliding);
+    }
+  }
+  // The force on the belt at P and its share at the chord's ends.
+  const D fx = area * (pressure * k.normal[0] - friction * k.tangent[0]);
+  const D fy = area * (pressure * k.normal[1] - friction * k.tangent[1]);
+  const double step = length / law.segments;
+  const std::array<double, 4> s0 = Shape(s * step, length, 0),
+                              s1 = Shape((s + 1) * step, length, 0);
+  std::array<D, 9> f;
+  for (int i = 0; i < 4; ++i) {
+    const D w = (1.0 - k.rho) * s0[i] + k.rho * s1[i];
+    f[2 * i] = -(w * fx);
+    f[2 * i + 1] = -(w * fy);
+  }
+  f[8] = k.arm[0] * fy - k.arm[1] * fx;  // -(torque on the circle) = arm x F
+  for (int i = 0; i < 9; ++i) {
+    out.f(i) = f[i].v;
+    out.k.row(i) = f[i].g.head<9>().transpose();
+    out.d.row(i) = f[i].g.tail<9>().transpose();
+  }
+  out.normal = area * pressure.v;
+  out.tangential = -area * friction.v;
+  out.energy =
+      0.5 * area *
+      (law.normal_stiffness * k.gap.v * k.gap.v + law.bristle_stiffness * sliding * sliding);
+  return out;
+}
+
+double UpdateSegment(const ContactLaw& law, const CircleState& circle, double length, int s,
+                     const ElementVector& q, const ElementVector& v, SegmentState& state) {
+  std::array<double, 8> qd, vd;
+  for (int i = 0; i < 8; ++i) {
+    qd[i] = q(i);
+    vd[i] = v(i);
+  }
+  const Kinematics<double> k =
+      SegmentKinematics(law, circle, length, s, qd, vd, circle.angle, circle.rate);
+  const double area = law.width * length / law.segments;
+  const SegmentState old = state;
+  const double pressure =
+      std::abs(-law.normal_stiffness * k.gap - law.normal_damping * k.normal_rate);
+  double bristle = law.velocity_penalty * k.tangential_rate;  // f_t^(lin) per area
+  if (old.gap <= 0.0 && old.slip != -2 && law.bristle_stiffness > 0.0)
+    bristle += law.bristle_stiffness * Wrap(k.position - old.stick_reference, circle.radius);
+  state.gap = k.gap;
+  if (k.gap > 0.0) {
+    state.slip = -2;
+  } else if (old.gap > 0.0 || old.slip == -2) {  // first contact: sticks where it is
+    state.slip = 0;
+    state.stick_reference = k.position;
+  } else if (std::abs(bristle) > law.friction * pressure) {
+    state.slip = bristle > 0.0 ? 1 : -1;
+    state.stick_reference =
+        law.bristle_stiffness > 0.0
+            ? k.position - state.slip * law.friction * pressure / law.bristle_stiffness
+            : k.position;
+  } else {
+    state.slip = 0;
+  }
+  double error = 0.0;
+  if ((k.gap > 0.0) != (old.gap > 0.0))
+    error += law.normal_stiffness * std::abs(k.gap - old.gap) * area;
+  if (state.slip != old.slip) error += std::abs(std::abs(bristle) - law.friction * pressure) * area;
+  return error;
 }
 
 }  // namespace jointdyn::ancf

@@ -34,4 +34,58 @@ SegmentGap ChordGap(const Vec2& p0, const Vec2& p1, const Vec2& centre, double r
 // r((s + 1) L / n_s).
 std::pair<Vec2, Vec2> Chord(const ElementVector& q, double length, int s, int segments);
 
+// The contact law of seed 002 per unit contact area (the belt's width times the segment's
+// length): the normal pressure k_c (-g) - d_c v_n (eq. 9, n = 1) and the bristle friction
+// mu_k dx_stick + mu_v v_t, limited by Coulomb's mu p (eq. 20-21).
+struct ContactLaw {
+  double width = 1.0;              // b [m], > 0
+  double offset = 0.0;             // the contact surface's distance from the centreline [m]
+  double normal_stiffness = 0.0;   // k_c [N/m^3], > 0
+  double normal_damping = 0.0;     // d_c [N s/m^3], >= 0
+  double friction = 0.0;           // mu [-], >= 0
+  double bristle_stiffness = 0.0;  // mu_k [N/m^3], >= 0
+  double velocity_penalty = 0.0;   // mu_v [N s/m^3], >= 0
+  int segments = 4;                // n_s per element, >= 1
+};
+
+// A segment's data variables of the post-Newton step (eq. 26), fixed during Newton.
+struct SegmentState {
+  double gap = 1.0;              // x_gap [m] at the last PNS: <= 0 in contact
+  int slip = -2;                 // x_slip: -2 undefined (not yet in contact), 0 stick, +-1 slip
+  double stick_reference = 0.0;  // x_stickRef [m]
+};
+
+// The circle a segment touches: centre, radius, its angle and rate (a fixed circle: 0, 0).
+struct CircleState {
+  Vec2 centre = Vec2::Zero();
+  double radius = 0.0;
+  double angle = 0.0, rate = 0.0;
+};
+
+// One segment's contact force as the internal force (the negative of the applied force) on
+// the element's 8 coordinates and the circle's angle (9 entries), with K = df/d(q, angle) and
+// D = df/d(v, rate) (eq. 31-34: the segment force at the chord's closest point, shared by its
+// ends in the ratio rho; the circle's torque about its centre).
+struct SegmentForces {
+  Eigen::Matrix<double, 9, 1> f = Eigen::Matrix<double, 9, 1>::Zero();
+  Eigen::Matrix<double, 9, 9> k = Eigen::Matrix<double, 9, 9>::Zero();
+  Eigen::Matrix<double, 9, 9> d = Eigen::Matrix<double, 9, 9>::Zero();
+  double energy = 0.0;                    // the penalty's and the bristle's [J]
+  double normal = 0.0, tangential = 0.0;  // the segment's forces on the belt [N]
+};
+
+// The forces of segment `s` of an element (reference length `length`) in contact per
+// `state` (nothing when state.gap > 0).
+SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& circle, double length,
+                                   int s, const SegmentState& state, const ElementVector& q,
+                                   const ElementVector& v);
+
+// The post-Newton step of one segment (seed 002 fig. 5) at the converged state: the new
+// data variables (contact from the gap's sign; first contact sticks at the current position;
+// in contact it sticks while the bristle force stays within mu p, else slips with its
+// reference moved to the slip limit) and the switching error [N] (eq. 27-29): k_c |dg| A
+// when the gap changed sign, | |f_t| - mu p | A when the stick-slip state changed.
+double UpdateSegment(const ContactLaw& law, const CircleState& circle, double length, int s,
+                     const ElementVector& q, const ElementVector& v, SegmentState& state);
+
 }  // namespace jointdyn::ancf
