@@ -101,7 +101,15 @@ TimeFunction TimeFunction::SpeedRamp(double value, double speed, double ramp_tim
   return f;
 }
 
+TimeFunction TimeFunction::Delayed(double delay) const {
+  if (!std::isfinite(delay)) throw InputError("delay", FormatValue(delay), "must be finite");
+  TimeFunction f = *this;
+  f.delay_ += delay;
+  return f;
+}
+
 double TimeFunction::Value(double t) const {
+  t -= delay_;
   switch (kind_) {
     case Kind::kConstant:
       return value_;
@@ -132,6 +140,7 @@ double TimeFunction::Value(double t) const {
 }
 
 double TimeFunction::Rate(double t) const {
+  t -= delay_;
   switch (kind_) {
     case Kind::kConstant:
       return 0.0;
@@ -160,6 +169,7 @@ double TimeFunction::Rate(double t) const {
 }
 
 double TimeFunction::Acceleration(double t) const {
+  t -= delay_;
   switch (kind_) {
     case Kind::kConstant:
     case Kind::kRamp:

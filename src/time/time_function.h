@@ -38,6 +38,9 @@ class TimeFunction {
   //   f = value + the integral of f' from 0.
   static TimeFunction SpeedRamp(double value, double speed, double ramp_time);
 
+  // f(t - delay): the function started `delay` [s] later (finite).
+  TimeFunction Delayed(double delay) const;
+
   Kind kind() const { return kind_; }
   double Value(double t) const;
   // df/dt; at a table knot the slope of the segment that starts there.
@@ -54,6 +57,7 @@ class TimeFunction {
   double omega_ = 0.0;      // sinusoid: 2 pi frequency; steps: 2 pi / period [rad/s]
   double phase_ = 0.0;      // sinusoid [rad]
   double period_ = 0.0;     // steps [s]
+  double delay_ = 0.0;      // Delayed() [s]
   std::vector<double> times_, values_;
 };
 

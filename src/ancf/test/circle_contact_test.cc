@@ -63,10 +63,10 @@ TEST(CircleContact, SegmentGapsConvergeToTheCurvesGap) {
       deepest = std::min(deepest, ChordGap(p0, p1, Vec2::Zero(), r).gap);
     }
     errors.push_back(std::abs(deepest - exact));
-    std::printf("segments %2d: deepest chord gap %.6e m, curve %.6e m, error %.2e m\n", n,
-                deepest, exact, errors.back());
+    std::printf("segments %2d: deepest chord gap %.6e m, curve %.6e m, error %.2e m\n", n, deepest,
+                exact, errors.back());
   }
-  EXPECT_LT(errors.back(), 1.5e-4 * r);  // the sagitta of a 16th of 0.5 rad: 1.2e-4 R
+  EXPECT_LT(errors.back(), 1.5e-4 * r);           // the sagitta of a 16th of 0.5 rad: 1.2e-4 R
   EXPECT_NEAR(errors[1] / errors[3], 16.0, 3.0);  // second order in the segment length
 }
 

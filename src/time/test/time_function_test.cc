@@ -117,3 +117,20 @@ TEST(TimeFunction, RejectsBadParameters) {
 
 }  // namespace
 }  // namespace jointdyn::time
+
+namespace jointdyn::time {
+namespace {
+
+TEST(TimeFunction, DelayedStartsLater) {
+  const TimeFunction ramp = TimeFunction::SpeedRamp(0.5, 12.0, 0.55), late = ramp.Delayed(0.05);
+  for (const double t : {0.0, 0.03, 0.05, 0.2, 0.6, 0.7}) {
+    EXPECT_DOUBLE_EQ(late.Value(t), ramp.Value(t - 0.05));
+    EXPECT_DOUBLE_EQ(late.Rate(t), ramp.Rate(t - 0.05));
+    EXPECT_DOUBLE_EQ(late.Acceleration(t), ramp.Acceleration(t - 0.05));
+  }
+  EXPECT_EQ(late.Value(0.0), 0.5);  // before its start: the start value
+  EXPECT_THROW(ramp.Delayed(NAN), InputError);
+}
+
+}  // namespace
+}  // namespace jointdyn::time
