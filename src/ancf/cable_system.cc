@@ -6,17 +6,13 @@
 
 #include "core/error.h"
 #include "mbs/matrix_assembly.h"
+#include "mbs/model_checks.h"
 
 namespace jointdyn::ancf {
 namespace {
 
-std::string Item(const char* list, size_t i, const char* key) {
-  return std::string(list) + "[" + std::to_string(i) + "]." + key;
-}
-
-void Require(bool ok, const std::string& key, const std::string& value, const std::string& rule) {
-  if (!ok) throw InputError(key, value, rule);
-}
+using mbs::Item;
+using mbs::Require;
 
 // The 8 system indices of element e's coordinates.
 std::array<int, 8> ElementIndices(const CableModel::Element& e) {

@@ -5,34 +5,13 @@
 #include <set>
 
 #include "core/error.h"
+#include "mbs/model_checks.h"
 
 namespace jointdyn::mbs {
 namespace {
 
-std::string Item(const char* list, size_t i, const char* key) {
-  return std::string(list) + "[" + std::to_string(i) + "]." + key;
-}
-
-void Require(bool ok, const std::string& key, const std::string& value, const std::string& rule) {
-  if (!ok) throw InputError(key, value, rule);
-}
-
 void RequireFinite(const std::string& key, double value) {
   Require(std::isfinite(value), key, FormatValue(value), "must be finite");
-}
-
-void CheckMarker(const PlanarModel& model, const char* list, size_t i, const char* key,
-                 int marker) {
-  Require(marker >= 0 && marker < int(model.markers.size()), Item(list, i, key),
-          std::to_string(marker), "is no marker");
-}
-
-// The two markers of a joint or spring: valid and on different bodies.
-void CheckPair(const PlanarModel& model, const char* list, size_t i, int a, int b) {
-  CheckMarker(model, list, i, "marker_a", a);
-  CheckMarker(model, list, i, "marker_b", b);
-  Require(model.markers[a].body != model.markers[b].body, Item(list, i, "marker_b"),
-          model.markers[b].name, "is on the body of marker_a: connect two different bodies");
 }
 
 void CheckFlexible(const Body& b, size_t i) {

@@ -5,17 +5,10 @@
 #include <set>
 
 #include "core/error.h"
+#include "mbs/model_checks.h"
 
 namespace jointdyn::mbs::spatial {
 namespace {
-
-std::string Item(const char* list, size_t i, const char* key) {
-  return std::string(list) + "[" + std::to_string(i) + "]." + key;
-}
-
-void Require(bool ok, const std::string& key, const std::string& value, const std::string& rule) {
-  if (!ok) throw InputError(key, value, rule);
-}
 
 // The deviation of `r` from a rotation (orthonormal, determinant +1) must be below 1e-6.
 void RequireRotation(const std::string& key, const Mat3& r) {
@@ -23,20 +16,6 @@ void RequireRotation(const std::string& key, const Mat3& r) {
   Require(r.allFinite() && deviation <= 1e-6 && r.determinant() > 0.0, key,
           "deviation " + FormatValue(deviation),
           "must be a rotation (orthonormal axes to 1e-6, right-handed)");
-}
-
-void CheckMarker(const SpatialModel& model, const char* list, size_t i, const char* key,
-                 int marker) {
-  Require(marker >= 0 && marker < int(model.markers.size()), Item(list, i, key),
-          std::to_string(marker), "is no marker");
-}
-
-// The two markers of a joint or spring: valid and on different bodies.
-void CheckPair(const SpatialModel& model, const char* list, size_t i, int a, int b) {
-  CheckMarker(model, list, i, "marker_a", a);
-  CheckMarker(model, list, i, "marker_b", b);
-  Require(model.markers[a].body != model.markers[b].body, Item(list, i, "marker_b"),
-          model.markers[b].name, "is on the body of marker_a: connect two different bodies");
 }
 
 void CheckBodies(const SpatialModel& model) {
