@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   options.newton.line_search = solvers::LineSearch::kNone;
   options.post_newton_tolerance = 1e-3;
   options.post_newton_max = 5;
+  options.newton.reuse_contraction = argc > 4 ? std::atof(argv[4]) : 0.0;
   options.output_interval = 0.05;
   const int p1 = system.cable_size(), p2 = p1 + 1;
   VecX q_end, v_end;

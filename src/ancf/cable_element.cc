@@ -47,9 +47,12 @@ std::pair<Rule, Rule> Rules(Integration scheme) {
 // r^(derivative)(x) as jets of the 8 coordinates.
 std::array<J, 2> Jets(const ElementVector& q, double length, double x, int derivative) {
   const std::array<double, 4> s = Shape(x, length, derivative);
-  std::array<J, 2> r = {J(0.0), J(0.0)};
+  std::array<J, 2> r = {J(0.0), J(0.0)};  // linear in q: no Hessian
   for (int i = 0; i < 4; ++i)
-    for (int c = 0; c < 2; ++c) r[c] += s[i] * J::Variable(q(2 * i + c), 2 * i + c);
+    for (int c = 0; c < 2; ++c) {
+      r[c].v += s[i] * q(2 * i + c);
+      r[c].g(2 * i + c) = s[i];
+    }
   return r;
 }
 
@@ -103,34 +106,30 @@ double ElementForces(const CableSection& section, const CableElement& element,
                      const ElementVector& q, const ElementVector& v, ElementVector& f,
                      ElementMatrix* stiffness, ElementMatrix* damping) {
   // Each integration point is a spring-damper on eps or K (mbs/local.h) with the weight
-  // w_i L / 2 of its rule.
-  mbs::LocalCoordinates<8> local;
-  local.map = ElementMatrix::Identity();
-  for (int k = 0; k < 8; ++k) local.index.push_back(k);
-  local.values = q;
-  local.rates = v;
-  VecX force = VecX::Zero(8);
-  solvers::Matrix k_sum = MatX(MatX::Zero(8, 8)), d_sum = MatX(MatX::Zero(8, 8));
-  mbs::MatrixAssembly k_out(stiffness ? &k_sum : nullptr), d_out(stiffness ? &d_sum : nullptr);
+  // w_i L / 2 of its rule, in the element's own 8 coordinates.
+  f.setZero();
+  if (stiffness) stiffness->setZero();
+  if (stiffness && damping) damping->setZero();
   const double half = 0.5 * element.length;
   const auto [axial, bending] = Rules(section.integration);
   double energy = 0.0;
+  const auto add = [&](const J& measure, double w, double k, double c, double rest) {
+    const mbs::SpringDamperTerms<8> t =
+        mbs::SpringDamper(measure, v, w * k, w * c, rest, stiffness != nullptr);
+    f += t.force * measure.g;
+    if (stiffness) *stiffness += t.stiffness;
+    if (stiffness && damping) *damping += t.damping;
+    energy += t.energy;
+  };
   for (size_t i = 0; i < axial.points.size(); ++i) {
-    const double x = half * (1.0 + axial.points[i]), w = half * axial.weights[i];
-    energy += mbs::AddSpringDamper(local, Strain(q, element.length, x), w * section.axial_stiffness,
-                                   w * section.axial_damping, element.reference_strain, force,
-                                   k_out, d_out);
+    const double x = half * (1.0 + axial.points[i]);
+    add(Strain(q, element.length, x), half * axial.weights[i], section.axial_stiffness,
+        section.axial_damping, element.reference_strain);
   }
   for (size_t i = 0; i < bending.points.size(); ++i) {
-    const double x = half * (1.0 + bending.points[i]), w = half * bending.weights[i];
-    energy += mbs::AddSpringDamper(local, CurvatureJet(q, element.length, x),
-                                   w * section.bending_stiffness, w * section.bending_damping,
-                                   element.reference_curvature, force, k_out, d_out);
-  }
-  f = force;
-  if (stiffness) {
-    *stiffness = k_sum.dense();
-    if (damping) *damping = d_sum.dense();
+    const double x = half * (1.0 + bending.points[i]);
+    add(CurvatureJet(q, element.length, x), half * bending.weights[i], section.bending_stiffness,
+        section.bending_damping, element.reference_curvature);
   }
   return energy;
 }

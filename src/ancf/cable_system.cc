@@ -5,7 +5,6 @@
 #include <set>
 
 #include "core/error.h"
-#include "mbs/matrix_assembly.h"
 #include "mbs/model_checks.h"
 
 namespace jointdyn::ancf {
@@ -24,9 +23,40 @@ std::array<int, 8> ElementIndices(const CableModel::Element& e) {
   return index;
 }
 
-void Scatter(const std::array<int, 8>& index, const ElementMatrix& m, mbs::MatrixAssembly& out) {
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 8; ++j) out.Add(index[i], index[j], m(i, j));
+// ... and pulley p's angle (cable_size + p) after them.
+std::array<int, 9> ContactIndices(const CableModel::Element& e, int cable_size, int p) {
+  std::array<int, 9> index;
+  const std::array<int, 8> element = ElementIndices(e);
+  std::copy(element.begin(), element.end(), index.begin());
+  index[8] = cable_size + p;
+  return index;
+}
+
+// The positions in `pattern`'s value array of the entries (index[i], index[j]), column by
+// column (as an Eigen matrix's data).
+template <size_t N>
+std::array<int, N * N> Entries(const SparseMatrix& pattern, const std::array<int, N>& index) {
+  std::array<int, N * N> entries;
+  for (size_t j = 0; j < N; ++j)
+    for (size_t i = 0; i < N; ++i) {
+      const int* inner = pattern.innerIndexPtr();
+      const int* begin = inner + pattern.outerIndexPtr()[index[j]];
+      const int* end = inner + pattern.outerIndexPtr()[index[j] + 1];
+      const int* it = std::lower_bound(begin, end, index[i]);
+      JD_CHECK(it != end && *it == index[i], "CableSystem: an entry outside the pattern");
+      entries[j * N + i] = int(it - inner);
+    }
+  return entries;
+}
+
+// Adds `block` at `entries` (Entries()) of a matrix with the system's pattern (nothing when
+// `target` is null).
+template <int N>
+void AddEntries(const std::array<int, N * N>& entries, const Eigen::Matrix<double, N, N>& block,
+                Matrix* target) {
+  if (!target) return;
+  double* values = target->sparse().valuePtr();
+  for (int a = 0; a < N * N; ++a) values[entries[a]] += block.data()[a];
 }
 
 // The static equilibrium as a residual model: f_int(q) - f_ext(t) on the free coordinates,
@@ -168,28 +198,51 @@ CableSystem::CableSystem(CableModel model) : model_(std::move(model)) {
   model_.Validate();
   cable_size_ = int(model_.nodes.size());
   const int n = size();
-  mass_ = SparseMatrix(n, n);
-  damping_ = SparseMatrix(n, n);
-  mbs::MatrixAssembly mass(&mass_), damping(&damping_);
-  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
-    mass.Add(cable_size_ + int(p), cable_size_ + int(p), model_.pulleys[p].inertia);
-    damping.Add(cable_size_ + int(p), cable_size_ + int(p), model_.pulleys[p].damping);
-  }
-  damping.Finish();
+  const SparseMatrix pattern = Pattern();
+  for (const CableModel::Element& e : model_.elements)
+    element_entries_.push_back(Entries(pattern, ElementIndices(e)));
+  for (size_t p = 0; p < model_.pulleys.size(); ++p)
+    for (const CableModel::Element& e : model_.elements)
+      contact_entries_.push_back(Entries(pattern, ContactIndices(e, cable_size_, int(p))));
+  mass_ = pattern;
+  damping_ = pattern;
   gravity_load_ = VecX::Zero(n);
   const double rho_a = model_.section.mass_per_length;
-  for (const CableModel::Element& e : model_.elements) {
-    const std::array<int, 8> index = ElementIndices(e);
-    Scatter(index, ElementMass(rho_a, e.data.length), mass);
-    const ElementVector g = ElementLoad(rho_a * model_.gravity, e.data.length);
+  for (size_t e = 0; e < model_.elements.size(); ++e) {
+    const double length = model_.elements[e].data.length;
+    AddEntries<8>(element_entries_[e], ElementMass(rho_a, length), &mass_);
+    const ElementVector g = ElementLoad(rho_a * model_.gravity, length);
+    const std::array<int, 8> index = ElementIndices(model_.elements[e]);
     for (int k = 0; k < 8; ++k) gravity_load_(index[k]) += g(k);
   }
-  mass.Finish();
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    mass_.sparse().coeffRef(cable_size_ + p, cable_size_ + p) += model_.pulleys[p].inertia;
+    damping_.sparse().coeffRef(cable_size_ + p, cable_size_ + p) += model_.pulleys[p].damping;
+  }
   // The contact's data variables at the initial state (at rest), committed.
   states_.assign(model_.pulleys.size() * model_.elements.size() * model_.contact.segments, {});
   const VecX q = InitialPositions(), v = VecX::Zero(n);
   PostNewtonUpdate({0.0, 1.0, &q, &v, &q, false});
   Commit();
+}
+
+SparseMatrix CableSystem::Pattern() const {
+  std::vector<Eigen::Triplet<double>> entries;
+  const int pulleys = int(model_.pulleys.size());
+  for (int p = 0; p < pulleys; ++p) entries.emplace_back(cable_size_ + p, cable_size_ + p, 0.0);
+  for (const CableModel::Element& e : model_.elements) {
+    const std::array<int, 8> index = ElementIndices(e);
+    for (const int i : index) {
+      for (const int j : index) entries.emplace_back(i, j, 0.0);
+      for (int p = 0; p < pulleys; ++p) {
+        entries.emplace_back(i, cable_size_ + p, 0.0);
+        entries.emplace_back(cable_size_ + p, i, 0.0);
+      }
+    }
+  }
+  SparseMatrix pattern(size(), size());
+  pattern.setFromTriplets(entries.begin(), entries.end());
+  return pattern;
 }
 
 const SegmentState& CableSystem::Segment(int p, int e, int s) const {
@@ -232,36 +285,32 @@ double CableSystem::PostNewtonUpdate(const time::StepPoint& point) {
   return error;
 }
 
-Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, mbs::MatrixAssembly& k,
-                                     mbs::MatrixAssembly& d) {
+Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, Matrix* k, Matrix* d) {
   const ContactLaw& law = model_.contact;
-  std::array<int, 9> index;
+  const size_t elements = model_.elements.size();
   for (size_t p = 0; p < model_.pulleys.size(); ++p) {
     const CircleState circle = Circle(int(p), *point.q, *point.v);
-    index[8] = cable_size_ + int(p);
-    for (size_t e = 0; e < model_.elements.size(); ++e) {
-      const SegmentState* state = &states_[(p * model_.elements.size() + e) * law.segments];
-      bool any = false;
-      for (int s = 0; s < law.segments; ++s) any = any || state[s].gap <= 0.0;
-      if (!any) continue;
-      const std::array<int, 8> element = ElementIndices(model_.elements[e]);
-      std::copy(element.begin(), element.end(), index.begin());
+    for (size_t e = 0; e < elements; ++e) {
+      const SegmentState* state = &states_[(p * elements + e) * law.segments];
+      if (std::none_of(state, state + law.segments,
+                       [](const SegmentState& s) { return s.gap <= 0.0; }))
+        continue;
       const ElementVector q = ElementCoordinates(int(e), *point.q);
       const ElementVector v = ElementCoordinates(int(e), *point.v);
+      SegmentForces sum;  // over the element's segments in contact
       for (int s = 0; s < law.segments; ++s) {
         if (state[s].gap > 0.0) continue;
         const SegmentForces forces =
             SegmentContactForces(law, circle, model_.elements[e].data.length, s, state[s], q, v);
+        sum.f += forces.f;
+        sum.k += forces.k;
+        sum.d += forces.d;
         stored_energy_ += forces.energy;
-        for (int i = 0; i < 9; ++i) {
-          f(index[i]) += forces.f(i);
-          if (!k.active()) continue;
-          for (int j = 0; j < 9; ++j) {
-            k.Add(index[i], index[j], forces.k(i, j));
-            d.Add(index[i], index[j], forces.d(i, j));
-          }
-        }
       }
+      const std::array<int, 9> index = ContactIndices(model_.elements[e], cable_size_, int(p));
+      for (int i = 0; i < 9; ++i) f(index[i]) += sum.f(i);
+      AddEntries<9>(contact_entries_[p * elements + e], sum.k, k);
+      AddEntries<9>(contact_entries_[p * elements + e], sum.d, d);
     }
   }
   return Status::Ok();
@@ -291,7 +340,10 @@ ElementVector CableSystem::ElementCoordinates(int e, const VecX& q) const {
 
 Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
                                   Matrix* damping_tangent) {
-  mbs::MatrixAssembly k(stiffness), d(stiffness ? damping_tangent : nullptr);
+  // Tangents on the system's pattern (mass()), written at the cached entry positions.
+  Matrix* d_out = stiffness ? damping_tangent : nullptr;
+  if (stiffness) stiffness->SetZeroLike(mass_);
+  if (d_out) d_out->SetZeroLike(mass_);
   stored_energy_ = 0.0;
   ElementVector force;
   ElementMatrix k_e, d_e;
@@ -300,15 +352,12 @@ Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix*
     const ElementVector q = ElementCoordinates(int(e), *point.q);
     const ElementVector v = ElementCoordinates(int(e), *point.v);
     stored_energy_ += ElementForces(model_.section, model_.elements[e].data, q, v, force,
-                                    stiffness ? &k_e : nullptr, stiffness ? &d_e : nullptr);
+                                    stiffness ? &k_e : nullptr, d_out ? &d_e : nullptr);
     for (int i = 0; i < 8; ++i) f(index[i]) += force(i);
-    if (!stiffness) continue;
-    Scatter(index, k_e, k);
-    Scatter(index, d_e, d);
+    AddEntries<8>(element_entries_[e], k_e, stiffness);
+    AddEntries<8>(element_entries_[e], d_e, d_out);
   }
-  if (Status status = AddContactForces(point, f, k, d); !status) return status;
-  k.Finish();
-  d.Finish();
+  if (Status status = AddContactForces(point, f, stiffness, d_out); !status) return status;
   if (!f.allFinite())
     return Status::Failure(
         "the cable's internal force is not finite at t = " + FormatValue(point.t) + " s");

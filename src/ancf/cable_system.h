@@ -5,11 +5,11 @@
 // constraints. Its static equilibrium by Newton (SolveStatic). SI units.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "ancf/cable_element.h"
 #include "ancf/circle_contact.h"
-#include "mbs/matrix_assembly.h"
 #include "solvers/newton.h"
 #include "time/second_order_system.h"
 #include "time/time_function.h"
@@ -100,15 +100,25 @@ class CableSystem final : public time::SecondOrderSystem {
   ElementVector ElementCoordinates(int e, const VecX& q) const;
 
  private:
-  Status AddContactForces(const time::StepPoint& point, VecX& f, mbs::MatrixAssembly& k,
-                          mbs::MatrixAssembly& d);
+  // The contact forces of the segments in contact (the data variables of the last PNS);
+  // their tangents added to k and d when given.
+  Status AddContactForces(const time::StepPoint& point, VecX& f, Matrix* k, Matrix* d);
   CircleState Circle(int p, const VecX& q, const VecX& v) const;
+  // The tangents' sparsity (explicit zeros): the elements' blocks, each element's coupling
+  // with every pulley's angle (contact), the pulleys' diagonal. The mass and damping have
+  // it, so that the integrator's matrices add value by value and keep the factorization's
+  // symbolic analysis while contacts open and close.
+  SparseMatrix Pattern() const;
 
   CableModel model_;
   int cable_size_ = 0;
   Matrix mass_, damping_;
   VecX gravity_load_;
   double stored_energy_ = 0.0;
+  // The positions of each element's 8 x 8 entries and, per pulley and element, of the
+  // element's and the pulley angle's 9 x 9 entries in the pattern's value array.
+  std::vector<std::array<int, 64>> element_entries_;
+  std::vector<std::array<int, 81>> contact_entries_;
   // Per pulley, element and segment: the data variables of the last PNS and the committed.
   std::vector<SegmentState> states_, committed_;
 };

@@ -69,24 +69,42 @@ double SpringDamperForce(const LocalCoordinates<N>& local, const Jet<N>& measure
   return k * (measure.v - rest) + c * local.Rate(measure);
 }
 
-// Adds the spring-damper's generalized force (its force along grad m) to f and, when
-// the tangents are assembled, K = k grad grad' + force hess + c grad (hess dm)' and
-// D = c grad grad'; returns its stored energy k (m - rest)^2 / 2.
+// A spring-damper's terms in the N intermediate coordinates: its force k (m - rest) +
+// c dm/dt along grad m, the stiffness k grad grad' + force hess + c grad (hess dm)' and
+// damping c grad grad' (with `tangents`), and its stored energy k (m - rest)^2 / 2.
+template <int N>
+struct SpringDamperTerms {
+  double force = 0.0, energy = 0.0;
+  typename Jet<N>::Hessian stiffness, damping;
+};
+
+template <int N>
+SpringDamperTerms<N> SpringDamper(const Jet<N>& measure, const typename Jet<N>::Gradient& rates,
+                                  double k, double c, double rest, bool tangents) {
+  SpringDamperTerms<N> t;
+  t.force = k * (measure.v - rest) + c * measure.g.dot(rates);
+  t.energy = 0.5 * k * (measure.v - rest) * (measure.v - rest);
+  if (!tangents) return t;
+  const typename Jet<N>::Hessian gg = measure.g * measure.g.transpose();
+  t.damping = c * gg;
+  t.stiffness = k * gg + t.force * measure.h;
+  t.stiffness.noalias() += c * measure.g * (measure.h * rates).transpose();
+  return t;
+}
+
+// Adds the spring-damper's generalized force to f and its tangents (SpringDamper) to the
+// system's, mapped to the element's coordinates; returns its stored energy.
 template <int N>
 double AddSpringDamper(const LocalCoordinates<N>& local, const Jet<N>& measure, double k, double c,
                        double rest, VecX& f, MatrixAssembly& stiffness,
                        MatrixAssembly& damping_tangent) {
-  const double force = SpringDamperForce(local, measure, k, c, rest);
-  const VecX gradient = local.Gradient(measure);
-  ScatterVector(local, gradient, force, f);
+  const SpringDamperTerms<N> t = SpringDamper(measure, local.rates, k, c, rest, stiffness.active());
+  ScatterVector(local, local.Gradient(measure), t.force, f);
   if (stiffness.active()) {
-    const VecX hess_rate = local.map.transpose() * (measure.h * local.rates);
-    const MatX k_local = k * gradient * gradient.transpose() + force * local.Hessian(measure) +
-                         c * gradient * hess_rate.transpose();
-    ScatterMatrix(local, k_local, 1.0, stiffness);
-    ScatterMatrix(local, gradient * gradient.transpose(), c, damping_tangent);
+    ScatterMatrix(local, local.map.transpose() * t.stiffness * local.map, 1.0, stiffness);
+    ScatterMatrix(local, local.map.transpose() * t.damping * local.map, 1.0, damping_tangent);
   }
-  return 0.5 * k * (measure.v - rest) * (measure.v - rest);
+  return t.energy;
 }
 
 }  // namespace jointdyn::mbs

@@ -1,11 +1,13 @@
 // Adds entries and blocks to a system tangent stored dense or sparse (solvers/matrix.h): the
 // multibody systems' mass, stiffness and load tangents are dense for rigid and reduced
-// bodies and sparse with an unreduced flexible body (thousands of coordinates). Dense
-// storage is written at once; sparse storage collects triplets until Finish(), which adds
-// them to the matrix.
+// bodies and sparse with an unreduced flexible body (thousands of coordinates) or a cable.
+// Dense storage is written at once; sparse storage too where its pattern has the entry
+// (a target set up by Matrix::SetZeroLike from a matrix with the full pattern); other
+// entries are collected as triplets until Finish(), which adds them to the matrix.
 #pragma once
 
 #include <Eigen/Sparse>
+#include <algorithm>
 #include <vector>
 
 #include "core/types.h"
@@ -23,6 +25,8 @@ class MatrixAssembly {
     if (!target_ || value == 0.0) return;
     if (target_->is_dense())
       target_->dense()(row, col) += value;
+    else if (double* entry = Find(row, col))
+      *entry += value;
     else
       triplets_.emplace_back(row, col, value);
   }
@@ -54,6 +58,17 @@ class MatrixAssembly {
   }
 
  private:
+  // The stored entry (row, col) of a compressed sparse target, or null.
+  double* Find(Eigen::Index row, Eigen::Index col) {
+    solvers::SparseMatrix& s = target_->sparse();
+    if (!s.isCompressed()) return nullptr;
+    const int* inner = s.innerIndexPtr();
+    const int* begin = inner + s.outerIndexPtr()[col];
+    const int* end = inner + s.outerIndexPtr()[col + 1];
+    const int* it = std::lower_bound(begin, end, int(row));
+    return it != end && *it == row ? s.valuePtr() + (it - inner) : nullptr;
+  }
+
   solvers::Matrix* target_;
   std::vector<Eigen::Triplet<double>> triplets_;
 };

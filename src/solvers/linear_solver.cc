@@ -24,15 +24,6 @@ Status CheckInput(const Matrix& a) {
   return Status::Ok();
 }
 
-// Same sparsity pattern of two compressed matrices.
-bool SamePattern(const SparseMatrix& a, const SparseMatrix& b) {
-  if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) return false;
-  const auto n_outer = static_cast<std::size_t>(a.outerSize() + 1);
-  const auto n_inner = static_cast<std::size_t>(a.nonZeros());
-  return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + n_outer, b.outerIndexPtr()) &&
-         std::equal(a.innerIndexPtr(), a.innerIndexPtr() + n_inner, b.innerIndexPtr());
-}
-
 Status CheckSolution(const VecX& x) {
   if (!x.allFinite()) return Status::Failure("solution has non-finite entries");
   return Status::Ok();

@@ -17,6 +17,16 @@ double MaxAbsEntry(const SparseMatrix& a) {
   return max_abs;
 }
 
+bool SamePattern(const SparseMatrix& a, const SparseMatrix& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros() ||
+      !a.isCompressed() || !b.isCompressed())
+    return false;
+  const auto n_outer = static_cast<std::size_t>(a.outerSize() + 1);
+  const auto n_inner = static_cast<std::size_t>(a.nonZeros());
+  return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + n_outer, b.outerIndexPtr()) &&
+         std::equal(a.innerIndexPtr(), a.innerIndexPtr() + n_inner, b.innerIndexPtr());
+}
+
 const MatX& Matrix::dense() const {
   JD_CHECK(is_dense_, "Matrix: dense storage expected, the matrix is sparse");
   return dense_;
@@ -43,7 +53,9 @@ void Matrix::SetZeroLike(const Matrix& like) {
     dense_.setZero(like.rows(), like.cols());
     sparse_ = SparseMatrix();
   } else {
-    sparse_.resize(like.rows(), like.cols());  // no entries
+    sparse_ = like.sparse_;
+    sparse_.makeCompressed();
+    std::fill_n(sparse_.valuePtr(), sparse_.nonZeros(), 0.0);
     dense_ = MatX();
   }
 }
@@ -55,7 +67,11 @@ void Matrix::AddScaled(double factor, const Matrix& other) {
     sparse_ = SparseMatrix();
     is_dense_ = true;
   }
-  if (!is_dense_) {
+  if (!other.is_dense_ && other.sparse_.nonZeros() == 0) return;
+  if (!is_dense_ && SamePattern(sparse_, other.sparse_)) {
+    Eigen::Map<VecX>(sparse_.valuePtr(), sparse_.nonZeros()) +=
+        factor * Eigen::Map<const VecX>(other.sparse_.valuePtr(), other.sparse_.nonZeros());
+  } else if (!is_dense_) {
     sparse_ += factor * other.sparse_;
   } else if (other.is_dense_) {
     dense_ += factor * other.dense_;

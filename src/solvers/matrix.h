@@ -18,6 +18,9 @@ using SparseMatrix = Eigen::SparseMatrix<double>;  // column-major
 // Largest |entry| of a sparse matrix (0 when it has none).
 double MaxAbsEntry(const SparseMatrix& a);
 
+// Same sparsity pattern of two compressed matrices.
+bool SamePattern(const SparseMatrix& a, const SparseMatrix& b);
+
 class Matrix {
  public:
   Matrix() = default;  // sparse, 0 x 0
@@ -39,9 +42,12 @@ class Matrix {
   SparseMatrix& sparse();
 
   // Zero with the size and the storage of `like` (the memory of the dense storage is
-  // reused when the size is unchanged: no allocation per Newton iteration).
+  // reused when the size is unchanged: no allocation per Newton iteration); sparse: with
+  // like's pattern (explicit zeros), so that matrices assembled onto a fixed pattern add
+  // value by value and keep the factorization's symbolic analysis.
   void SetZeroLike(const Matrix& like);
-  // this += factor * other (same size). Sparse plus dense becomes dense.
+  // this += factor * other (same size). Sparse plus dense becomes dense; two compressed
+  // sparse matrices of the same pattern add value by value (no allocation).
   void AddScaled(double factor, const Matrix& other);
 
   VecX operator*(const VecX& x) const;  // a member: no conversion of the left operand
