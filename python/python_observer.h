@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/belt_drive.h"
 #include "analysis/criteria.h"
 #include "analysis/joint_dynamics.h"
 #include "analysis/multibody.h"
@@ -98,7 +99,7 @@ class PythonObserver : public Base {
 // (transient: the values of its columns), {'kind': 'step', 'index', 't', 'force_n' (per
 // support), 'open_pairs', 'sticking_pairs', 'slipping_pairs'} (static), {'kind': 'sample',
 // 'run', 'time', 'measure', 'gap_norm_m', 'normal_force_n'} (joint_dynamics).
-// (multibody: likewise).
+// (multibody, belt_drive: likewise).
 template <class Base>
 class SamplePythonObserver final : public PythonObserver<Base> {
  public:
@@ -111,6 +112,7 @@ class SamplePythonObserver final : public PythonObserver<Base> {
 };
 using TransientPythonObserver = SamplePythonObserver<analysis::TransientObserver>;
 using MultibodyPythonObserver = SamplePythonObserver<analysis::MultibodyObserver>;
+using BeltDrivePythonObserver = SamplePythonObserver<analysis::BeltDriveObserver>;
 
 class StaticPythonObserver final : public PythonObserver<analysis::StaticObserver> {
  public:

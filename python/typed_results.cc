@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/belt_drive.h"
 #include "analysis/harmonic.h"
 #include "analysis/hysteresis.h"
 #include "analysis/multibody.h"
 #include "analysis/transient.h"
 #include "core/error.h"
+#include "model/belt_drive_reader.h"
 #include "model/harmonic_reader.h"
 #include "model/hysteresis_reader.h"
 #include "model/joint_dynamics_reader.h"
@@ -151,6 +153,37 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
   return out;
 }
 
+// analysis: belt_drive: the samples of belt_drive.csv, coordinates, constraints, the
+// pre-solve's figures (Newton iterations, axial force range [N]), and per profile time
+// (`profiles`) its time and columns (s, x, y [m], axial_force [N], speed [m/s], pressure,
+// shear [Pa], state 0 free / 1 stick / 2 slip, pulley -1 none) as arrays.
+py::dict BeltDriveArrays(const analysis::BeltDriveOptions&,
+                         const analysis::BeltDriveResult& result) {
+  py::dict out = SampleArrays(result.columns, result.rows, result.integration,
+                              StatusDict(result.status, result.wall_seconds));
+  out["coordinates"] = result.coordinates;
+  out["constraints"] = result.constraints;
+  out["pre_solve"] = py::dict(py::arg("newton_iterations") = result.pre_solve_iterations,
+                              py::arg("axial_force_min_n") = result.pre_solve_force_min,
+                              py::arg("axial_force_max_n") = result.pre_solve_force_max);
+  py::list profiles;
+  for (const analysis::BeltProfile& p : result.profiles) {
+    py::dict profile;
+    profile["t"] = p.t;
+    const std::vector<std::vector<double>> rows = p.Rows();
+    const std::vector<std::string> columns = analysis::BeltProfile::Columns();
+    for (size_t c = 0; c < columns.size(); ++c) {
+      VecX values(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) values(i) = rows[i][c];
+      profile[py::str(columns[c])] = Array(values);
+    }
+    profiles.append(profile);
+  }
+  out["profiles"] = profiles;
+  out["warnings"] = result.warnings;
+  return out;
+}
+
 // analysis: harmonic: `terms`, the names of the harmonic coefficients (c0, a1, b1, ...; no
 // c0 with odd harmonics only); per curve its fixed parameter (level [-] or frequency
 // [rad/s]), per point omega [rad/s], level [-], the coefficients (points x DOFs x terms
@@ -242,6 +275,13 @@ const std::map<std::string, TypedRun>& TypedAnalyses() {
              root, std::move(progress),
              [](const ModelNode& r) { return model::ReadMultibody(r).options; },
              analysis::RunMultibody, MultibodyArrays);
+       }},
+      {"belt_drive",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<BeltDrivePythonObserver>(
+             root, std::move(progress),
+             [](const ModelNode& r) { return model::ReadBeltDrive(r).options; },
+             analysis::RunBeltDrive, BeltDriveArrays);
        }},
       {"harmonic",
        [](const ModelNode& root, py::object progress) {

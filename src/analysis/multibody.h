@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/column_quantity.h"
 #include "analysis/joint_mode_pipeline.h"
 #include "analysis/joints.h"
 #include "analysis/observer.h"
@@ -89,9 +90,6 @@ struct MultibodyOptions {
 
 // What a column of MultibodyOptions::Columns() holds, by its prefix: quantity ("position")
 // and unit ("m"; "N or N m" for a driver's force, "m or rad" for c_max).
-struct ColumnQuantity {
-  std::string quantity, unit;
-};
 ColumnQuantity MultibodyColumnQuantity(const std::string& column);
 
 class MultibodyObserver : public Observer {

@@ -1,6 +1,7 @@
 #include "ancf/belt_drive.h"
 
 #include <cmath>
+#include <limits>
 
 namespace jointdyn::ancf {
 namespace {
@@ -38,7 +39,28 @@ CableModel ClosedBelt(const Vec2& left, const Vec2& right, double centreline_rad
   return m;
 }
 
-Status PreSolve(CableModel& model) {
+BeltSection BeltAt(const CableSystem& system, const VecX& q, const VecX& v, const Vec2& point) {
+  BeltSection at;
+  double nearest = std::numeric_limits<double>::infinity();
+  const CableModel& model = system.model();
+  for (size_t e = 0; e < model.elements.size(); ++e) {
+    const double half = 0.5 * model.elements[e].data.length;
+    const double d = (Interpolate(system.ElementCoordinates(int(e), q), 2 * half, half, 0) - point)
+                         .squaredNorm();
+    if (d < nearest) nearest = d, at.element = int(e);
+  }
+  const CableElement& element = model.elements[at.element].data;
+  const ElementVector qe = system.ElementCoordinates(at.element, q);
+  const ElementVector ve = system.ElementCoordinates(at.element, v);
+  const double half = 0.5 * element.length;
+  at.axial_force = model.section.axial_stiffness *
+                   (AxialStrain(qe, element.length, half) - element.reference_strain);
+  at.speed = Interpolate(ve, element.length, half, 0)
+                 .dot(Interpolate(qe, element.length, half, 1).normalized());
+  return at;
+}
+
+PreSolveResult PreSolve(CableModel& model) {
   CableModel frictionless = model;
   frictionless.contact.friction = 0.0;
   frictionless.contact.bristle_stiffness = 0.0;
@@ -46,39 +68,10 @@ Status PreSolve(CableModel& model) {
   CableSystem system(frictionless);
   VecX q = system.InitialPositions();
   const solvers::NewtonResult result = SolveStatic(system, 0.0, q);
-  if (!result.status) return Status::Failure("static pre-solve: " + result.status.message);
+  if (!result.status)
+    return {Status::Failure("static pre-solve: " + result.status.message), result.iterations};
   model.nodes = q.head(system.cable_size()).reshaped(4, model.nodes.rows()).transpose();
-  return Status::Ok();
-}
-
-CableModel SeedBeltDrive(int elements) {
-  const double r = 0.09995, h = 1e-4, width = 0.08;
-  const CableSection section{.axial_stiffness = 8000.0,
-                             .bending_stiffness = 4.0 / 3.0 * 1e-3,
-                             .mass_per_length = 1036.0 * width * 0.01,  // seeds README
-                             .axial_damping = 1.0,
-                             .integration = Integration::kC};
-  CableModel m = ClosedBelt({0.0, 0.0}, {0.1 * M_PI, 0.0}, r + 0.5 * h, elements, section, -0.05);
-  m.gravity = {0.0, -9.81};
-  Pulley p1{.radius = r,
-            .inertia = 0.25,
-            .driven = true,
-            .motion = time::TimeFunction::SpeedRamp(0.0, 12.0, 0.55).Delayed(0.05)};
-  Pulley p2{.centre = {0.1 * M_PI, 0.0},
-            .radius = r,
-            .inertia = 0.25,
-            .damping = 2.0,
-            .torque = time::TimeFunction::SmoothStep0(-25.0, 1.0).Delayed(1.0)};
-  m.pulleys = {p1, p2};
-  m.contact = {.width = width,
-               .offset = 0.5 * h,
-               .normal_stiffness = 4e9,
-               .normal_damping = 8e4,
-               .friction = 0.5,
-               .bristle_stiffness = 5e9,
-               .velocity_penalty = 3.22e5,
-               .segments = 4};
-  return m;
+  return {Status::Ok(), result.iterations};
 }
 
 }  // namespace jointdyn::ancf

@@ -1,6 +1,7 @@
 // Belt drives (seed 002 section 4): a closed ANCF belt wrapped round two pulleys, generated
-// from the geometry (eq. 35), its frictionless static pre-solve (eq. 36), and the seed's
-// belt drive (tables 2-3) as a CableModel.
+// from the geometry (eq. 35), its frictionless static pre-solve (eq. 36), and the belt's
+// axial force and speed where it passes a point. The seed's drive (tables 2-3) is
+// examples/belt_drive/seed_belt_drive.yaml.
 #pragma once
 
 #include "ancf/cable_system.h"
@@ -17,15 +18,21 @@ namespace jointdyn::ancf {
 CableModel ClosedBelt(const Vec2& left, const Vec2& right, double centreline_radius, int elements,
                       const CableSection& section, double reference_strain);
 
+// The belt where it passes a fixed point (a span's middle), at the middle of the element
+// whose middle is nearest to the point: its elastic axial force EA (eps - eps_ref) [N] and
+// its speed along its tangent [m/s] (signed: along the element's direction).
+struct BeltSection {
+  int element = 0;
+  double axial_force = 0.0, speed = 0.0;
+};
+BeltSection BeltAt(const CableSystem& system, const VecX& q, const VecX& v, const Vec2& point);
+
 // The static equilibrium of `model` without friction (its pulleys held), by Newton from the
 // model's nodes: the model with its nodes at the solution. Fails naming Newton's message.
-Status PreSolve(CableModel& model);
-
-// Seed 002's belt drive (tables 2-3, eq. 35-37) with `elements` elements (nominal 240,
-// reference 480): pulley P1 (left, index 0) driven at 12 rad/s (speed ramp 0.05-0.6 s),
-// P2 (right) with inertia 0.25 kg m^2, damping 2 N m s and the torque of eq. 37 (25 N m
-// from t = 1 to 1.5 s, braking: against P2's rotation); contact per table 3 with the
-// velocity penalty 3.22e5 N s/m^3 that reproduces table 4 (seeds README); gravity.
-CableModel SeedBeltDrive(int elements);
+struct PreSolveResult {
+  Status status;
+  int iterations = 0;  // Newton's
+};
+PreSolveResult PreSolve(CableModel& model);
 
 }  // namespace jointdyn::ancf

@@ -249,11 +249,25 @@ const SegmentState& CableSystem::Segment(int p, int e, int s) const {
   return states_[(size_t(p) * model_.elements.size() + e) * model_.contact.segments + s];
 }
 
-int CableSystem::CountContact(int slip_state) const {
-  int count = 0;
-  for (const SegmentState& s : states_)
-    if (s.gap <= 0.0 && s.slip == slip_state) ++count;
-  return count;
+int CableSystem::CountContact(int slip_state, int p) const {
+  const size_t per_pulley = model_.elements.size() * model_.contact.segments;
+  const auto first = states_.begin() + (p < 0 ? 0 : p * per_pulley);
+  const auto last = p < 0 ? states_.end() : first + per_pulley;
+  return int(std::count_if(
+      first, last, [&](const SegmentState& s) { return s.gap <= 0.0 && s.slip == slip_state; }));
+}
+
+SegmentForces CableSystem::ContactForces(int p, int e, int s, const VecX& q, const VecX& v) const {
+  return SegmentContactForces(model_.contact, Circle(p, q, v), model_.elements[e].data.length, s,
+                              Segment(p, e, s), ElementCoordinates(e, q), ElementCoordinates(e, v));
+}
+
+double CableSystem::ContactTorque(int p, const VecX& q, const VecX& v) const {
+  double torque = 0.0;  // f(8) is the internal force on the angle: minus the torque
+  for (size_t e = 0; e < model_.elements.size(); ++e)
+    for (int s = 0; s < model_.contact.segments; ++s)
+      if (Segment(p, int(e), s).gap <= 0.0) torque -= ContactForces(p, int(e), s, q, v).f(8);
+  return torque;
 }
 
 CircleState CableSystem::Circle(int p, const VecX& q, const VecX& v) const {

@@ -94,8 +94,14 @@ class CableSystem final : public time::SecondOrderSystem {
   VecX InitialVelocities() const;
   // The contact data variables of segment s of element e on pulley p.
   const SegmentState& Segment(int p, int e, int s) const;
-  // The segments in contact and sticking, slipping after the last PNS.
-  int CountContact(int slip_state) const;
+  // The segments in contact and in `slip_state` (0 stick, +-1 slip) after the last PNS, on
+  // pulley p or on all (p = -1).
+  int CountContact(int slip_state, int p = -1) const;
+  // The forces of segment s of element e on pulley p at (q, v) with its data variables
+  // (none when it is open).
+  SegmentForces ContactForces(int p, int e, int s, const VecX& q, const VecX& v) const;
+  // The torque of the belt's contact forces on pulley p about its centre [N m].
+  double ContactTorque(int p, const VecX& q, const VecX& v) const;
   // Element e's 8 coordinates from the system's.
   ElementVector ElementCoordinates(int e, const VecX& q) const;
 

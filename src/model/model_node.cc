@@ -230,6 +230,7 @@ void ModelNode::CheckMemory(const std::string& key, double bytes, const std::str
 }
 
 void ModelNode::Rethrow(const InputError& error) const {
+  if (!error.file().empty()) throw error;  // located already (a key read below this node)
   throw error.Located(*file_, LineOf(error.key()), path_);
 }
 

@@ -114,7 +114,8 @@ class ModelNode {
   void CheckMemory(const std::string& key, double bytes, const std::string& what,
                    const std::string& value = "") const;
   // Rethrows an InputError raised while building an object from this mapping (e.g. a
-  // law constructor naming "c1"), located at that key's line in this file.
+  // law constructor naming "c1"), located at that key's line in this file; an error
+  // located already (a key read below this mapping) as it is.
   [[noreturn]] void Rethrow(const InputError& error) const;
 
   // `error` (found after reading, e.g. by fe::BuildFeModel or an analysis) located in this

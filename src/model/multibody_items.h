@@ -1,6 +1,6 @@
-// Reading the items of `analysis: multibody` (planar and spatial): names, references by
-// name, marker pairs, optional time functions. Internal to multibody_reader.cc and
-// spatial_reader.cc.
+// Reading the items of `analysis: multibody` (planar and spatial) and `analysis:
+// belt_drive`: points, names, references by name, marker pairs, optional time functions.
+// Internal to the model readers.
 #pragma once
 
 #include <set>
@@ -13,6 +13,9 @@
 #include "time/time_function.h"
 
 namespace jointdyn::model {
+
+// node[key] as [x, y], `fallback` when absent.
+Vec2 ReadVec2(const ModelNode& node, const std::string& key, const Vec2& fallback);
 
 // The index of the entry of `names` named `name` (node[key]); `what`: "body of this model".
 int FindName(const ModelNode& node, const std::string& key, const std::string& name,

@@ -20,13 +20,6 @@ using mbs::BodyKind;
 using mbs::JointKind;
 using mbs::PlanarModel;
 
-Vec2 ReadVec2(const ModelNode& node, const std::string& key, const Vec2& fallback) {
-  if (!node.Has(key)) return fallback;
-  const std::vector<double> v = node.Doubles(key);
-  if (v.size() != 2) node.FailValue(key, std::to_string(v.size()) + " numbers", "must be [x, y]");
-  return {v[0], v[1]};
-}
-
 // A flexible body's FE model (its `fe` mapping: the FE keys of analysis: modal) and its
 // reduction keys.
 analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
@@ -254,6 +247,13 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
 }
 
 }  // namespace
+
+Vec2 ReadVec2(const ModelNode& node, const std::string& key, const Vec2& fallback) {
+  if (!node.Has(key)) return fallback;
+  const std::vector<double> v = node.Doubles(key);
+  if (v.size() != 2) node.FailValue(key, std::to_string(v.size()) + " numbers", "must be [x, y]");
+  return {v[0], v[1]};
+}
 
 int FindName(const ModelNode& node, const std::string& key, const std::string& name,
              const std::vector<std::string>& names, const std::string& what) {

@@ -8,7 +8,9 @@ namespace jointdyn::model {
 
 using time::TimeFunction;
 
-TimeFunction ReadTimeFunction(const ModelNode& node) {
+namespace {
+
+TimeFunction ReadUndelayed(const ModelNode& node) {
   using TK = TimeFunction::Kind;
   const TK kind = node.Enum<TK>("type", {{"constant", TK::kConstant},
                                          {"ramp", TK::kRamp},
@@ -48,6 +50,13 @@ TimeFunction ReadTimeFunction(const ModelNode& node) {
     }
   }
   return {};
+}
+
+}  // namespace
+
+TimeFunction ReadTimeFunction(const ModelNode& node) {
+  const TimeFunction f = ReadUndelayed(node);
+  return node.Has("delay") ? f.Delayed(node.Double("delay")) : f;
 }
 
 }  // namespace jointdyn::model

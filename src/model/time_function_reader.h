@@ -8,7 +8,8 @@
 
 namespace jointdyn::model {
 
-// Reads `type` and the keys of that function from `node` (the caller finishes `node`).
+// Reads `type` and the keys of that function from `node`, and `delay` [s] (optional: the
+// function started that much later; the caller finishes `node`).
 time::TimeFunction ReadTimeFunction(const ModelNode& node);
 
 }  // namespace jointdyn::model

@@ -1,5 +1,6 @@
 #include "run/run_model.h"
 
+#include "model/belt_drive_reader.h"
 #include "model/harmonic_reader.h"
 #include "model/hysteresis_reader.h"
 #include "model/joint_dynamics_reader.h"
@@ -10,6 +11,7 @@
 #include "model/reduction_reader.h"
 #include "model/static_reader.h"
 #include "model/transient_reader.h"
+#include "run/belt_drive_report.h"
 #include "run/harmonic_report.h"
 #include "run/hysteresis_report.h"
 #include "run/joint_dynamics_report.h"
@@ -91,6 +93,14 @@ const std::vector<Entry>& Entries() {
              n, r, f, model::ReadMultibody,
              [](const model::MultibodyFile& file, MultibodyReport& report) {
                return analysis::RunMultibody(file.options, report);
+             });
+       }},
+      {{"belt_drive", "ANCF belts and cables on pulleys with contact and bristle friction"},
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<BeltDriveReport>(
+             n, r, f, model::ReadBeltDrive,
+             [](const model::BeltDriveFile& file, BeltDriveReport& report) {
+               return analysis::RunBeltDrive(file.options, report);
              });
        }},
   };

@@ -1,0 +1,98 @@
+// The transient analysis of ANCF cables on pulleys (ancf/cable_system.h, seed 002): a belt
+// drive, a belt over sheaves. The belt's frictionless static equilibrium on its held
+// pulleys first (seed 002 eq. 36, optional), then the time integration with the contacts'
+// post-Newton step; per output step the pulleys' angles, speeds and torques, the belt's
+// axial force and speed where it passes fixed probe points (the spans' middles), the
+// segments sticking and slipping per pulley and the energy balance; at chosen times the
+// profile along the belt: axial force, speed, contact pressure and shear, stick and slip.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/column_quantity.h"
+#include "analysis/observer.h"
+#include "ancf/cable_system.h"
+#include "core/status.h"
+#include "time/integrator.h"
+
+namespace jointdyn::analysis {
+
+// A fixed point the belt passes (a span's middle): the belt's axial force and speed there.
+struct BeltProbe {
+  std::string name;
+  Vec2 point = Vec2::Zero();  // [m]
+};
+
+struct BeltDriveOptions {
+  std::string title;
+  ancf::CableModel model;                 // the belt, its pulleys, contact law, gravity and loads
+  std::vector<std::string> pulley_names;  // per model.pulleys, for the columns
+  // Moves the belt to its static equilibrium without friction, the pulleys held, before
+  // the run (the pre-tension of a belt with a reference strain).
+  bool pre_solve = true;
+  time::IntegratorOptions integrator;  // scheme, times, steps, Newton, PNS; output_interval
+  std::vector<BeltProbe> probes;
+  std::vector<double> profile_times;  // [s], in [t_start, t_end]: profiles along the belt
+  bool energy = true;                 // the energy-balance columns
+
+  // Throws InputError naming the option for a set that cannot run (the model's own checks
+  // name its keys: "pulleys[1].radius").
+  void Validate() const;
+  // time; per pulley angle_<p> [rad], omega_<p> [rad/s], torque_<p> (the belt's contact
+  // torque on it) [N m], for a driven pulley drive_<p> (the drive's torque, from the
+  // pulley's balance I theta'' + c theta' - torque_<p> with the prescribed theta'') [N m],
+  // stick_<p> and slip_<p> (contact segments) [-]; per probe N_<probe> [N] and v_<probe> [m/s];
+  // with `energy` E_kinetic, E_stored, W_external, W_constraint, D_dampers, D_numerical [J].
+  std::vector<std::string> Columns() const;
+};
+
+// What a column of BeltDriveOptions::Columns() holds, by its prefix.
+ColumnQuantity BeltDriveColumnQuantity(const std::string& column);
+
+// The belt along its length at time t: per contact segment (n_s per element, from node 0
+// in the elements' order) at the segment's middle.
+struct BeltProfile {
+  double t = 0.0;                                 // [s]
+  std::vector<double> s;                          // reference arc length [m]
+  std::vector<double> x, y;                       // position [m]
+  std::vector<double> axial_force;                // EA (eps - eps_ref) [N]
+  std::vector<double> speed;                      // along the belt's tangent [m/s]
+  std::vector<double> pressure, shear;            // contact stresses on the belt [Pa]
+  std::vector<int> state;                         // 0 free, 1 stick, 2 slip
+  std::vector<int> pulley;                        // the pulley touched, -1 none
+  static std::vector<std::string> Columns();      // s, x, y, axial_force, ...
+  std::vector<std::vector<double>> Rows() const;  // one per segment, of Columns()
+};
+
+// The profile of `system` at (q, v) with its contacts' data variables.
+BeltProfile ProfileOf(const ancf::CableSystem& system, double t, const VecX& q, const VecX& v);
+
+class BeltDriveObserver : public Observer {
+ public:
+  // A recorded sample: the values of Columns(), time first.
+  virtual void Sample(const std::vector<double>& row) {}
+  virtual void Profile(const BeltProfile& profile) {}
+  // The configuration at that sample (for drawing the belt and the pulleys).
+  virtual void Configuration(double t, const ancf::CableSystem& system, const VecX& q,
+                             const VecX& v) {}
+};
+
+struct BeltDriveResult {
+  Status status;                      // failure: what failed and where (time, step)
+  time::TransientResult integration;  // counters, CPU time, energy balance
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  std::vector<BeltProfile> profiles;
+  int coordinates = 0, constraints = 0, segments = 0;  // segments: per pulley
+  // The pre-solve: Newton iterations and the belt's axial force after it (range) [N].
+  int pre_solve_iterations = 0;
+  double pre_solve_force_min = 0.0, pre_solve_force_max = 0.0;
+  std::vector<std::string> warnings;  // EnergyGainWarning, also given as notes
+  double wall_seconds = 0.0;
+};
+
+// Progress: "pre-solve", then "time integration" in percent of t_end.
+BeltDriveResult RunBeltDrive(const BeltDriveOptions& options, BeltDriveObserver& observer);
+
+}  // namespace jointdyn::analysis

@@ -1,0 +1,147 @@
+#include "model/belt_drive_reader.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "ancf/belt_drive.h"
+#include "model/integrator_reader.h"
+#include "model/multibody_items.h"
+
+namespace jointdyn::model {
+namespace {
+
+using analysis::BeltDriveOptions;
+
+ancf::CableSection ReadSection(const ModelNode& n) {
+  ancf::CableSection s;
+  s.axial_stiffness = n.Double("axial_stiffness", Positive());
+  s.bending_stiffness = n.Double("bending_stiffness", NonNegative());
+  s.mass_per_length = n.Double("mass_per_length", Positive());
+  s.axial_damping = n.Double("axial_damping", 0.0, NonNegative());
+  s.bending_damping = n.Double("bending_damping", 0.0, NonNegative());
+  if (n.Has("integration"))
+    s.integration = n.Enum<ancf::Integration>(
+        "integration",
+        {{"a", ancf::Integration::kA}, {"b", ancf::Integration::kB}, {"c", ancf::Integration::kC}});
+  n.Finish();
+  return s;
+}
+
+void ReadPulleys(const ModelNode& root, BeltDriveOptions& options) {
+  std::set<std::string> names;
+  const std::vector<ModelNode> nodes = root.Maps("pulleys");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ModelNode& n = nodes[i];
+    ancf::Pulley p;
+    options.pulley_names.push_back(ReadItemName(n, "P" + std::to_string(i + 1), names));
+    p.centre = ReadVec2(n, "centre", Vec2::Zero());
+    p.radius = n.Double("radius", Positive());
+    p.inertia = n.Double("inertia", Positive());
+    p.damping = n.Double("damping", 0.0, NonNegative());
+    p.torque = OptionalFunction(n, "torque");
+    p.driven = n.Has("motion");
+    p.motion = OptionalFunction(n, "motion");
+    if (p.driven && n.Has("torque"))
+      n.FailValue("torque", "(given)", "a pulley that follows `motion` takes no torque");
+    n.Finish();
+    options.model.pulleys.push_back(std::move(p));
+  }
+}
+
+ancf::ContactLaw ReadContact(const ModelNode& n) {
+  ancf::ContactLaw c;
+  c.width = n.Double("width", Positive());
+  c.offset = n.Double("offset", 0.0, NonNegative());
+  c.normal_stiffness = n.Double("normal_stiffness", Positive());
+  c.normal_damping = n.Double("normal_damping", 0.0, NonNegative());
+  c.friction = n.Double("friction", 0.0, NonNegative());
+  c.bristle_stiffness = n.Double("bristle_stiffness", 0.0, NonNegative());
+  c.velocity_penalty = n.Double("velocity_penalty", 0.0, NonNegative());
+  c.segments = n.Int("segments", 4, InRange(1, 64));
+  n.Finish();
+  return c;
+}
+
+// belt: a closed belt round two pulleys side by side (seed 002 eq. 35), its centreline at
+// the pulleys' radius plus the contact offset.
+void ReadBelt(const ModelNode& n, BeltDriveOptions& options) {
+  const std::vector<std::string> around = n.Strings("around");
+  if (around.size() != 2)
+    n.FailValue("around", std::to_string(around.size()) + " names", "must name two pulleys");
+  const int a = FindName(n, "around", around[0], options.pulley_names, "pulley of this model");
+  const int b = FindName(n, "around", around[1], options.pulley_names, "pulley of this model");
+  const ancf::Pulley& left = options.model.pulleys[a];
+  const ancf::Pulley& right = options.model.pulleys[b];
+  if (a == b || left.radius != right.radius || left.centre.y() != right.centre.y() ||
+      !(left.centre.x() < right.centre.x()))
+    n.FailValue("around", around[1],
+                "the belt is generated round two pulleys of equal radius side by side: the "
+                "second right of the first at the same height");
+  const int elements = n.Int("elements", InRange(4, 100000));
+  const double strain = n.Double("reference_strain", 0.0, InRange(-0.5, 0.5));
+  n.Finish();
+  ancf::CableModel& m = options.model;
+  const ancf::CableModel belt = ancf::ClosedBelt(
+      left.centre, right.centre, left.radius + m.contact.offset, elements, m.section, strain);
+  m.nodes = belt.nodes;
+  m.elements = belt.elements;
+}
+
+// The axis label of a column of belt_drive.csv: "torque [N m]".
+std::string ColumnLabel(const std::string& column) {
+  const analysis::ColumnQuantity q = analysis::BeltDriveColumnQuantity(column);
+  return q.quantity + " [" + q.unit + "]";
+}
+
+void ReadOutput(const ModelNode& root, BeltDriveFile& file) {
+  BeltDriveOptions& options = file.options;
+  const auto node = root.OptionalMap("output");
+  const std::string title = options.title.empty() ? "Belt drive" : options.title;
+  if (node) {
+    options.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
+    options.energy = node->Bool("energy", true);
+    file.frames = node->Int("frames", 100, InRange(0, 100000));
+    if (node->Has("profiles")) options.profile_times = node->Doubles("profiles");
+    std::set<std::string> names;
+    const std::vector<ModelNode> probes = node->OptionalMaps("probes");
+    for (size_t i = 0; i < probes.size(); ++i) {
+      const std::string name = ReadItemName(probes[i], "probe_" + std::to_string(i + 1), names);
+      options.probes.push_back({name, ReadVec2(probes[i], "point", Vec2::Zero())});
+      probes[i].Finish();
+    }
+  }
+  if (node && node->Has("plots")) {
+    file.plots = ReadColumnPlots(*node, options.Columns(), "belt_drive.csv", " (see output.probes)",
+                                 "belt_drive", title, ColumnLabel);
+  } else {  // the pulleys' speeds
+    ColumnPlot plot{"belt_drive", title, "time t [s]", "angular velocity [rad/s]"};
+    for (const std::string& p : options.pulley_names) plot.columns.push_back("omega_" + p);
+    file.plots.push_back(std::move(plot));
+  }
+  if (node) node->Finish();
+  const double bytes = OutputSamples(options.integrator) * (options.Columns().size() * 8.0 + 24.0);
+  root.CheckMemory("integrator", bytes, "the samples of belt_drive.csv");
+}
+
+}  // namespace
+
+BeltDriveFile ReadBeltDrive(const ModelNode& root) {
+  BeltDriveFile file;
+  root.ExpectAnalysis("belt_drive");
+  BeltDriveOptions& options = file.options;
+  options.title = root.String("title", "");
+  ancf::CableModel& model = options.model;
+  model.section = ReadSection(root.Map("section"));
+  ReadPulleys(root, options);
+  model.contact = ReadContact(root.Map("contact"));
+  ReadBelt(root.Map("belt"), options);
+  model.gravity = ReadVec2(root, "gravity", Vec2::Zero());
+  options.pre_solve = root.Bool("pre_solve", true);
+  options.integrator = ReadIntegrator(root.Map("integrator"));
+  ReadOutput(root, file);
+  root.Finish();
+  return file;  // RunBeltDrive validates the rest (BeltDriveOptions::Validate)
+}
+
+}  // namespace jointdyn::model

@@ -1,0 +1,184 @@
+#include "run/belt_drive_report.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "io/hdf5_file.h"
+#include "io/vtu.h"
+#include "model/integrator_reader.h"
+#include "run/column_plots.h"
+#include "run/summaries.h"
+
+namespace jointdyn::run {
+namespace {
+
+constexpr uint8_t kVtkLine = 3;
+constexpr int kCirclePoints = 72;
+
+void WriteSamples(const std::filesystem::path& path, const analysis::BeltDriveResult& result) {
+  const auto rows = static_cast<Eigen::Index>(result.rows.size());
+  const auto cols = static_cast<Eigen::Index>(result.columns.size());
+  MatX samples(rows, cols);
+  for (Eigen::Index i = 0; i < rows; ++i)
+    samples.row(i) = Eigen::Map<const VecX>(result.rows[i].data(), cols).transpose();
+  std::vector<std::string> units;
+  for (const std::string& c : result.columns)
+    units.push_back(analysis::BeltDriveColumnQuantity(c).unit);
+  io::Hdf5File file(path.string(), io::Hdf5File::Mode::kCreate);
+  file.WriteMatrix("samples", samples, "per column (attribute units)");
+  file.WriteAttribute("samples", "columns", result.columns);
+  file.WriteAttribute("samples", "units", units);
+  file.Commit();
+}
+
+// A line cell from point a to point b.
+void AddLine(io::VtuGrid& grid, int64_t a, int64_t b) {
+  grid.connectivity.insert(grid.connectivity.end(), {a, b});
+  grid.offsets.push_back(static_cast<int64_t>(grid.connectivity.size()));
+  grid.types.push_back(kVtkLine);
+}
+
+int64_t AddPoint(io::VtuGrid& grid, const Vec2& p) {
+  grid.points.insert(grid.points.end(), {p.x(), p.y(), 0.0});
+  return grid.num_points() - 1;
+}
+
+// The belt as a line per contact segment (its chord) with the profile's values as cell
+// data, and each pulley as a circle with a spoke at its angle (part = 1 + pulley index).
+io::VtuGrid BeltGrid(const ancf::CableSystem& system, const VecX& q,
+                     const analysis::BeltProfile& profile) {
+  const ancf::CableModel& model = system.model();
+  io::VtuGrid grid;
+  std::vector<io::VtuArray> cells = {{"part", 1, {}},     {"axial_force", 1, {}}, {"speed", 1, {}},
+                                     {"pressure", 1, {}}, {"shear", 1, {}},       {"state", 1, {}}};
+  const auto add_cell = [&](double part, size_t i) {
+    cells[0].values.push_back(part);
+    const bool belt = part == 0.0;
+    for (const auto& [array, values] :
+         {std::pair{1, &profile.axial_force}, std::pair{2, &profile.speed},
+          std::pair{3, &profile.pressure}, std::pair{4, &profile.shear}})
+      cells[array].values.push_back(belt ? (*values)[i] : 0.0);
+    cells[5].values.push_back(belt ? double(profile.state[i]) : 0.0);
+  };
+  const int segments = model.contact.segments;
+  for (size_t e = 0, i = 0; e < model.elements.size(); ++e) {
+    const ancf::ElementVector qe = system.ElementCoordinates(int(e), q);
+    for (int s = 0; s < segments; ++s, ++i) {
+      const auto [p0, p1] = ancf::Chord(qe, model.elements[e].data.length, s, segments);
+      AddLine(grid, AddPoint(grid, p0), AddPoint(grid, p1));
+      add_cell(0.0, i);
+    }
+  }
+  for (size_t p = 0; p < model.pulleys.size(); ++p) {
+    const ancf::Pulley& pulley = model.pulleys[p];
+    const int64_t centre = AddPoint(grid, pulley.centre);
+    const int64_t first = grid.num_points();
+    for (int k = 0; k < kCirclePoints; ++k) {
+      const double a = q(system.cable_size() + int(p)) + 2.0 * M_PI * k / kCirclePoints;
+      AddPoint(grid, pulley.centre + pulley.radius * Vec2(std::cos(a), std::sin(a)));
+    }
+    for (int k = 0; k < kCirclePoints; ++k) {
+      AddLine(grid, first + k, first + (k + 1) % kCirclePoints);
+      add_cell(1.0 + double(p), 0);
+    }
+    AddLine(grid, centre, first);  // the spoke at the pulley's angle
+    add_cell(1.0 + double(p), 0);
+  }
+  grid.cell_data = std::move(cells);
+  grid.comment =
+      "cell data: part 0 the belt (a line per contact segment), 1 + p pulley p; axial_force "
+      "[N], speed [m/s], pressure and shear [Pa], state 0 free, 1 stick, 2 slip";
+  return grid;
+}
+
+// "t1.000": a profile's time in its file names.
+std::string TimeTag(double t) {
+  char tag[32];
+  std::snprintf(tag, sizeof tag, "t%.3f", t);
+  return tag;
+}
+
+}  // namespace
+
+void BeltDriveReport::Sample(const std::vector<double>& row) {
+  if (!csv_)
+    csv_ =
+        std::make_unique<io::CsvWriter>(folder_.File("belt_drive.csv"), options_.options.Columns());
+  csv_->Row(row);
+}
+
+void BeltDriveReport::Profile(const analysis::BeltProfile& profile) {
+  const std::string stem = "profile_" + TimeTag(profile.t);
+  const std::vector<std::string> columns = analysis::BeltProfile::Columns();
+  const std::vector<std::vector<double>> rows = profile.Rows();
+  io::CsvWriter csv(folder_.File(stem + ".csv"), columns);
+  for (const std::vector<double>& row : rows) csv.Row(row);
+  csv.Close();
+  profile_files_.push_back(stem + ".csv");
+  const std::string at = " at t = " + FormatValue(profile.t) + " s";
+  const std::string s = "arc length s (reference) [m]";
+  WriteColumnPlots(
+      {{stem + "_force", "Axial force" + at, s, "axial force [N]", "s", {"axial_force"}},
+       {stem + "_speed", "Belt speed" + at, s, "speed [m/s]", "s", {"speed"}},
+       {stem + "_contact", "Contact stresses" + at, s, "stress [Pa]", "s", {"pressure", "shear"}}},
+      columns, rows, folder_);
+}
+
+void BeltDriveReport::Configuration(double t, const ancf::CableSystem& system, const VecX& q,
+                                    const VecX& v) {
+  const time::IntegratorOptions& integrator = options_.options.integrator;
+  if (options_.frames == 0) return;
+  const double spacing = (integrator.t_end - integrator.t_start) / options_.frames;
+  if (frames_ && t - last_frame_ < spacing * (1.0 - 1e-9) && t < integrator.t_end) return;
+  if (!frames_) frames_ = std::make_unique<io::PvdWriter>(folder_.File("belt.pvd"));
+  char number[16];
+  std::snprintf(number, sizeof number, "%06d", frames_->size());
+  const std::string file = std::string("belt/frame_") + number + ".vtu";
+  io::WriteVtu(folder_.File(file), BeltGrid(system, q, analysis::ProfileOf(system, t, q, v)));
+  frames_->Add(t, file);
+  last_frame_ = t;
+}
+
+RunOutcome BeltDriveReport::Finish(const analysis::BeltDriveResult& result) {
+  if (csv_) csv_->Close();
+  if (!result.rows.empty()) WriteSamples(folder_.File("belt_drive.h5"), result);
+  WriteColumnPlots(options_.plots, result.columns, result.rows, folder_);
+  const analysis::BeltDriveOptions& options = options_.options;
+  const ancf::CableModel& model = options.model;
+  const time::TransientResult& r = result.integration;
+  nlohmann::json summary = SummaryHead(analysis_, model_file_, options.title);
+  summary["elements"] = model.elements.size();
+  summary["nodes"] = model.nodes.rows();
+  summary["pulleys"] = options.pulley_names;
+  summary["segments_per_pulley"] = result.segments;
+  summary["coordinates"] = result.coordinates;
+  summary["constraints"] = result.constraints;
+  summary["pre_solve"] = {{"done", options.pre_solve},
+                          {"newton_iterations", result.pre_solve_iterations},
+                          {"axial_force_min_n", result.pre_solve_force_min},
+                          {"axial_force_max_n", result.pre_solve_force_max}};
+  summary["scheme"] = model::SchemeName(options.integrator.scheme);
+  summary["t_start"] = options.integrator.t_start;
+  summary["t_end"] = options.integrator.t_end;
+  summary["samples"] = result.rows.size();
+  summary.update(IntegratorCounters(r));
+  const double steps = std::max(r.accepted_steps, 1);
+  summary["steps_per_second"] = r.cpu_seconds > 0.0 ? r.accepted_steps / r.cpu_seconds : 0.0;
+  summary["step_cpu_seconds"] = r.cpu_seconds / steps;
+  summary["jacobian_evaluations_per_step"] = r.jacobian_evaluations / steps;
+  summary["post_newton_passes_per_step"] = r.post_newton_passes / steps;
+  if (!result.rows.empty()) {  // the last sample, by column
+    nlohmann::json last;
+    for (size_t c = 0; c < result.columns.size(); ++c)
+      last[result.columns[c]] = result.rows.back()[c];
+    summary["at_end"] = last;
+  }
+  summary["profiles"] = profile_files_;
+  summary["energy"] = EnergySummary(r.energy);
+  summary["frames"] = frames_ ? frames_->size() : 0;
+  summary["warnings"] = result.warnings;
+  summary["wall_time_s"] = result.wall_seconds;
+  return WriteSummary(folder_, std::move(summary), result.status);
+}
+
+}  // namespace jointdyn::run
