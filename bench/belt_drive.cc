@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   const double t_end = argc > 3 ? std::atof(argv[3]) : 2.45;
   file["integrator"]["t_end"] = t_end;
   file["integrator"]["newton"]["reuse_contraction"] = argc > 4 ? std::atof(argv[4]) : 0.0;
-  file["output"]["profiles"] = YAML::Node(YAML::NodeType::Sequence);
+  file["output"].remove("profiles");
+  file["output"]["frames"] = 0;
   const model::BeltDriveFile input =
       model::ReadBeltDrive(model::ModelNode::LoadString(YAML::Dump(file), path));
   analysis::BeltDriveObserver quiet;

@@ -259,7 +259,8 @@ int CableSystem::CountContact(int slip_state, int p) const {
 
 SegmentForces CableSystem::ContactForces(int p, int e, int s, const VecX& q, const VecX& v) const {
   return SegmentContactForces(model_.contact, Circle(p, q, v), model_.elements[e].data.length, s,
-                              Segment(p, e, s), ElementCoordinates(e, q), ElementCoordinates(e, v));
+                              Segment(p, e, s), ElementCoordinates(e, q), ElementCoordinates(e, v),
+                              false);
 }
 
 double CableSystem::ContactTorque(int p, const VecX& q, const VecX& v) const {
@@ -314,8 +315,8 @@ Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, Matr
       SegmentForces sum;  // over the element's segments in contact
       for (int s = 0; s < law.segments; ++s) {
         if (state[s].gap > 0.0) continue;
-        const SegmentForces forces =
-            SegmentContactForces(law, circle, model_.elements[e].data.length, s, state[s], q, v);
+        const SegmentForces forces = SegmentContactForces(
+            law, circle, model_.elements[e].data.length, s, state[s], q, v, k != nullptr);
         sum.f += forces.f;
         sum.k += forces.k;
         sum.d += forces.d;

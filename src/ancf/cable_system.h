@@ -98,7 +98,7 @@ class CableSystem final : public time::SecondOrderSystem {
   // pulley p or on all (p = -1).
   int CountContact(int slip_state, int p = -1) const;
   // The forces of segment s of element e on pulley p at (q, v) with its data variables
-  // (none when it is open).
+  // (none when it is open; no tangents).
   SegmentForces ContactForces(int p, int e, int s, const VecX& q, const VecX& v) const;
   // The torque of the belt's contact forces on pulley p about its centre [N m].
   double ContactTorque(int p, const VecX& q, const VecX& v) const;

@@ -9,7 +9,11 @@
 namespace jointdyn::ancf {
 namespace {
 
-constexpr int kVariables = 18;  // the element's q (8), the circle's angle, v (8), its rate
+// The element's q (8), the circle's angle, and the normal and tangential rates at the
+// contact point: the forces are linear in v and the circle's rate through these two, so
+// their tangent D follows by the chain rule from two columns (no 9 rate variables).
+constexpr int kVariables = 11;
+constexpr int kNormalRate = 9, kTangentialRate = 10;
 using D = mbs::Dual<kVariables>;
 
 double Value(double x) { return x; }
@@ -138,54 +142,110 @@ std::pair<Vec2, Vec2> Chord(const ElementVector& q, double length, int s, int se
   return {Interpolate(q, length, s * step, 0), Interpolate(q, length, (s + 1) * step, 0)};
 }
 
-SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& circle, double length,
-                                   int s, const SegmentState& state, const ElementVector& q,
-                                   const ElementVector& v) {
-  SegmentForces out;
-  if (state.gap > 0.0) return out;
-  std::array<D, 8> qd, vd;
-  for (int i = 0; i < 8; ++i) {
-    qd[i] = D::Variable(q(i), i);
-    vd[i] = D::Variable(v(i), 9 + i);
-  }
-  const Kinematics<D> k = SegmentKinematics(
-      law, circle, length, s, qd, vd, D::Variable(circle.angle, 8), D::Variable(circle.rate, 17));
-  const double area = law.width * length / law.segments;
-  const D pressure = -law.normal_stiffness * k.gap - law.normal_damping * k.normal_rate;
-  D friction;  // per area, along the chord, opposing the belt's sliding
+namespace {
+
+// A segment's forces (SegmentForces::f) from its kinematics and its rates, on values or
+// duals; `sliding` gets the bristle's stretch.
+template <class T>
+struct Loads {
+  std::array<T, 9> f;
+  T pressure, friction;  // per area: normal (> 0 pressing) and along the chord
   double sliding = 0.0;
+};
+
+template <class T>
+Loads<T> SegmentLoads(const ContactLaw& law, const CircleState& circle, double length, int s,
+                      const SegmentState& state, const Kinematics<T>& k, const T& normal_rate,
+                      const T& tangential_rate) {
+  Loads<T> out;
+  const double area = law.width * length / law.segments;
+  out.pressure = -law.normal_stiffness * k.gap - law.normal_damping * normal_rate;
   if (state.slip == 1 || state.slip == -1) {
-    friction = state.slip * law.friction * (Value(pressure) >= 0.0 ? pressure : -pressure);
+    out.friction =
+        state.slip * law.friction * (Value(out.pressure) >= 0.0 ? out.pressure : -out.pressure);
   } else {  // stick; at first contact (-2) no bristle yet (eq. 20 with dx_stick = 0)
-    friction = law.velocity_penalty * k.tangential_rate;
+    out.friction = law.velocity_penalty * tangential_rate;
     if (state.slip == 0 && law.bristle_stiffness > 0.0) {
-      sliding = Wrap(k.position.v - state.stick_reference, circle.radius);
-      friction += law.bristle_stiffness * (k.position - k.position.v + sliding);
+      out.sliding = Wrap(Value(k.position) - state.stick_reference, circle.radius);
+      out.friction =
+          out.friction + law.bristle_stiffness * (k.position - Value(k.position) + out.sliding);
     }
   }
   // The force on the belt at P and its share at the chord's ends.
-  const D fx = area * (pressure * k.normal[0] - friction * k.tangent[0]);
-  const D fy = area * (pressure * k.normal[1] - friction * k.tangent[1]);
+  const T fx = area * (out.pressure * k.normal[0] - out.friction * k.tangent[0]);
+  const T fy = area * (out.pressure * k.normal[1] - out.friction * k.tangent[1]);
   const double step = length / law.segments;
   const std::array<double, 4> s0 = Shape(s * step, length, 0),
                               s1 = Shape((s + 1) * step, length, 0);
-  std::array<D, 9> f;
   for (int i = 0; i < 4; ++i) {
-    const D w = (1.0 - k.rho) * s0[i] + k.rho * s1[i];
-    f[2 * i] = -(w * fx);
-    f[2 * i + 1] = -(w * fy);
+    const T w = (1.0 - k.rho) * s0[i] + k.rho * s1[i];
+    out.f[2 * i] = -(w * fx);
+    out.f[2 * i + 1] = -(w * fy);
   }
-  f[8] = k.arm[0] * fy - k.arm[1] * fx;  // -(torque on the circle) = arm x F
+  out.f[8] = k.arm[0] * fy - k.arm[1] * fx;  // -(torque on the circle) = arm x F
+  return out;
+}
+
+std::array<double, 8> Values(const ElementVector& x) {
+  std::array<double, 8> a;
+  for (int i = 0; i < 8; ++i) a[i] = x(i);
+  return a;
+}
+
+// d(rate)/d(v, circle rate) of the contact point's relative velocity along `direction`
+// (eq. 17: (1 - rho) u0 + rho u1 + rate x arm, dotted with the direction).
+Eigen::Matrix<double, 9, 1> RateGradient(const Kinematics<double>& k, double length, int s,
+                                         int segments, const V2<double>& direction) {
+  const double step = length / segments;
+  const std::array<double, 4> s0 = Shape(s * step, length, 0),
+                              s1 = Shape((s + 1) * step, length, 0);
+  Eigen::Matrix<double, 9, 1> g;
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < 2; ++c)
+      g(2 * i + c) = ((1.0 - k.rho) * s0[i] + k.rho * s1[i]) * direction[c];
+  g(8) = k.arm[1] * direction[0] - k.arm[0] * direction[1];
+  return g;
+}
+
+}  // namespace
+
+SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& circle, double length,
+                                   int s, const SegmentState& state, const ElementVector& q,
+                                   const ElementVector& v, bool tangents) {
+  SegmentForces out;
+  if (state.gap > 0.0) return out;
+  const double area = law.width * length / law.segments;
+  const std::array<double, 8> vd = Values(v);
+  const Kinematics<double> kv =
+      SegmentKinematics(law, circle, length, s, Values(q), vd, circle.angle, circle.rate);
+  const Loads<double> values =
+      SegmentLoads(law, circle, length, s, state, kv, kv.normal_rate, kv.tangential_rate);
+  for (int i = 0; i < 9; ++i) out.f(i) = values.f[i];
+  out.normal = area * values.pressure;
+  out.tangential = -area * values.friction;
+  out.energy = 0.5 * area *
+               (law.normal_stiffness * kv.gap * kv.gap +
+                law.bristle_stiffness * values.sliding * values.sliding);
+  if (!tangents) return out;
+  // K: the duals of q and the angle with v and the circle's rate fixed; D: the rates'
+  // columns by the chain rule.
+  std::array<D, 8> qd, vc;
+  for (int i = 0; i < 8; ++i) {
+    qd[i] = D::Variable(q(i), i);
+    vc[i] = D(v(i));
+  }
+  const Kinematics<D> k = SegmentKinematics(law, circle, length, s, qd, vc,
+                                            D::Variable(circle.angle, 8), D(circle.rate));
+  const Loads<D> duals =
+      SegmentLoads(law, circle, length, s, state, k, k.normal_rate + D::Variable(0.0, kNormalRate),
+                   k.tangential_rate + D::Variable(0.0, kTangentialRate));
+  const Eigen::Matrix<double, 9, 1> normal = RateGradient(kv, length, s, law.segments, kv.normal);
+  const Eigen::Matrix<double, 9, 1> tangent = RateGradient(kv, length, s, law.segments, kv.tangent);
   for (int i = 0; i < 9; ++i) {
-    out.f(i) = f[i].v;
-    out.k.row(i) = f[i].g.head<9>().transpose();
-    out.d.row(i) = f[i].g.tail<9>().transpose();
+    out.k.row(i) = duals.f[i].g.head<9>().transpose();
+    out.d.row(i) = duals.f[i].g(kNormalRate) * normal.transpose() +
+                   duals.f[i].g(kTangentialRate) * tangent.transpose();
   }
-  out.normal = area * pressure.v;
-  out.tangential = -area * friction.v;
-  out.energy =
-      0.5 * area *
-      (law.normal_stiffness * k.gap.v * k.gap.v + law.bristle_stiffness * sliding * sliding);
   return out;
 }
 

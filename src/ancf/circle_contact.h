@@ -75,10 +75,10 @@ struct SegmentForces {
 };
 
 // The forces of segment `s` of an element (reference length `length`) in contact per
-// `state` (nothing when state.gap > 0).
+// `state` (nothing when state.gap > 0); K and D only with `tangents`.
 SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& circle, double length,
                                    int s, const SegmentState& state, const ElementVector& q,
-                                   const ElementVector& v);
+                                   const ElementVector& v, bool tangents = true);
 
 // The post-Newton step of one segment (seed 002 fig. 5) at the converged state: the new
 // data variables (contact from the gap's sign; first contact sticks at the current position;

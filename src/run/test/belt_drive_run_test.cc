@@ -5,7 +5,8 @@
 //     forces (F1 - F2) r (eq. 38), the pressure on the wrapped arcs N / (R b) (membrane
 //     equilibrium); the result files;
 //   - the nominal run to t = 2.45 s (label long, about 8 minutes) against seed 002 table 4
-//     within 1 % and the balance of eq. 38 within 0.5 %.
+//     within 1 %, the balance of eq. 38 within 0.5 % and each pulley's slip arc against
+//     the capstan formula within 5 %.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -136,6 +137,22 @@ TEST(BeltDriveExampleLong, NominalCaseReproducesTable4) {
   EXPECT_NEAR(std::abs(c.at("v_top")[n]) / 1.2025, 1.0, 0.01);
   EXPECT_NEAR(std::abs(c.at("v_bottom")[n]) / 1.133, 1.0, 0.01);
   EXPECT_NEAR((f1 - f2) * kRadius / c.at("drive_P1")[n], 1.0, 0.005);  // eq. 38
+  // The slip arcs: where the tension changes from F1 to F2 the friction is saturated, and
+  // the capstan formula F1 / F2 = e^(mu phi) gives their angle phi on each pulley (the
+  // centrifugal rho A v^2 taken off both forces; the rest of the wrap sticks).
+  const testing::CsvTable profile = testing::ReadCsv(run.out / "profile_t2.450.csv");
+  const auto& p = profile.columns;
+  const double centrifugal = 0.8288 * std::abs(c.at("v_top")[n] * c.at("v_bottom")[n]);
+  const double capstan = std::log((f1 - centrifugal) / (f2 - centrifugal)) / 0.5;
+  const double segment_angle = 0.4 * M_PI / (240 * 4) / (kRadius + 5e-5);
+  for (int pulley = 0; pulley < 2; ++pulley) {
+    int slipping = 0;
+    for (size_t i = 0; i < p.at("s").size(); ++i)
+      slipping += p.at("pulley")[i] == pulley && p.at("state")[i] == 2.0 ? 1 : 0;
+    std::printf("pulley %d: slip arc %.3f rad, capstan %.3f rad\n", pulley + 1,
+                slipping * segment_angle, capstan);
+    EXPECT_NEAR(slipping * segment_angle / capstan, 1.0, 0.05) << "pulley " << pulley + 1;
+  }
 }
 
 }  // namespace
