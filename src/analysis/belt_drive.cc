@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/multibody.h"
+#include "analysis/time_run.h"
 #include "ancf/belt_drive.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -92,10 +92,7 @@ ancf::CableModel PreSolved(const BeltDriveOptions& options, BeltDriveObserver& o
 }  // namespace
 
 void BeltDriveOptions::Validate() const {
-  if (const Status status = integrator.Validate(); !status)
-    throw InputError("integrator", "", status.message);
-  if (integrator.energy_conserving)
-    throw InputError("integrator.energy_conserving", "true",
+  ValidateIntegrator(integrator,
                      "is not available for cables on pulleys (use the trapezoidal rule)");
   if (pulley_names.size() != model.pulleys.size())
     throw InputError(
@@ -202,11 +199,7 @@ BeltDriveResult RunBeltDrive(const BeltDriveOptions& options, BeltDriveObserver&
   std::sort(profile_times.begin(), profile_times.end());
   observer.Progress("time integration, % of t_end", 0, 100);
   const auto record = [&](const time::StepRecord& step) {
-    if (result.warnings.empty() && step.energy)
-      if (std::string warning = EnergyGainWarning(*step.energy, step.t); !warning.empty()) {
-        observer.Note(warning);
-        result.warnings.push_back(std::move(warning));
-      }
+    WatchEnergy(step, observer, result.warnings);
     result.rows.push_back(Row(options, system, step));
     observer.Sample(result.rows.back());
     observer.Configuration(step.t, system, *step.q, *step.v);

@@ -217,12 +217,9 @@ mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& 
 }  // namespace
 
 void MultibodyOptions::Validate() const {
-  if (const Status status = integrator.Validate(); !status)
-    throw InputError("integrator", "", status.message);
-  if (integrator.energy_conserving)
-    throw InputError("integrator.energy_conserving", "true",
-                     "is not available for multibody systems (use HHT with alpha = 0 or "
-                     "smaller steps)");
+  ValidateIntegrator(integrator,
+                     "is not available for multibody systems (use HHT with alpha = 0 or smaller "
+                     "steps)");
   if (spatial && (!model.bodies.empty() || !flexible.empty() || !output.modal.empty()))
     throw InputError("spatial", "(given)",
                      "a spatial model has no planar bodies, flexible bodies or modal outputs");
@@ -338,17 +335,6 @@ ColumnQuantity MultibodyColumnQuantity(const std::string& column) {
   return {"energy", "J"};
 }
 
-std::string EnergyGainWarning(const time::EnergyBalance& e, double t) {
-  const double scale = std::max({std::abs(e.external_work), e.kinetic + e.stored, 1e-12});
-  if (!(e.law_dissipation < -1e-3 * scale)) return "";
-  char figures[96];
-  std::snprintf(figures, sizeof figures, "%.3g J by t = %.6g s (%.2g %% of the energy)",
-                -e.law_dissipation, t, -100.0 * e.law_dissipation / scale);
-  return std::string("the springs, dampers and joint laws gained ") + figures +
-         ": a numerical instability of stiff contact is building up; use more numerical damping "
-         "(integrator.alpha = -0.3) or smaller steps";
-}
-
 namespace {
 
 // Consistent initial conditions, then the time integration with a row per output step;
@@ -373,11 +359,7 @@ bool Simulate(const MultibodyOptions& options, System& system, MultibodyObserver
   const double span = integrator.t_end - integrator.t_start;
   observer.Progress("time integration, % of t_end", 0, 100);
   const auto record = [&](const time::StepRecord& step) {
-    if (result.warnings.empty() && step.energy)
-      if (std::string warning = EnergyGainWarning(*step.energy, step.t); !warning.empty()) {
-        observer.Note(warning);
-        result.warnings.push_back(std::move(warning));
-      }
+    WatchEnergy(step, observer, result.warnings);
     result.rows.push_back(Row(options, system, step, result.max_constraint_violation));
     observer.Sample(result.rows.back());
     observer.Configuration(step.t, system, *step.q);

@@ -14,6 +14,7 @@
 #include "analysis/joint_mode_pipeline.h"
 #include "analysis/joints.h"
 #include "analysis/observer.h"
+#include "analysis/time_run.h"
 #include "core/status.h"
 #include "fe/fe_model.h"
 #include "mbs/flexible_body_builder.h"
@@ -122,12 +123,6 @@ struct MultibodyResult {
   double max_constraint_violation = 0.0;  // largest |c| over the samples [m or rad]
   double wall_seconds = 0.0;
 };
-
-// A warning when the dissipation of the springs, dampers and joint laws has turned negative
-// beyond 0.1 % of the energy at time t [s] (they gained energy: a numerical instability of
-// stiff contact with little numerical damping building up, which ends in a blow-up); empty
-// otherwise.
-std::string EnergyGainWarning(const time::EnergyBalance& energy, double t);
 
 // Progress: the flexible bodies' FE models and reductions, then "time integration" in
 // percent of t_end.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <span>
 
+#include "mbs/dual.h"
 #include "mbs/jet.h"
 #include "mbs/local.h"
 
@@ -10,6 +11,7 @@ namespace jointdyn::ancf {
 namespace {
 
 using J = mbs::Jet<8>;
+using D = mbs::Dual<8>;  // the force alone: no Hessians
 
 // A rule on [-1, 1]: points and weights.
 struct Rule {
@@ -44,10 +46,11 @@ std::pair<Rule, Rule> Rules(Integration scheme) {
   return {{kLo3, kLo3w}, {kGl2, kGl2w}};
 }
 
-// r^(derivative)(x) as jets of the 8 coordinates.
-std::array<J, 2> Jets(const ElementVector& q, double length, double x, int derivative) {
+// r^(derivative)(x) as jets (or duals) of the 8 coordinates.
+template <class T>
+std::array<T, 2> Jets(const ElementVector& q, double length, double x, int derivative) {
   const std::array<double, 4> s = Shape(x, length, derivative);
-  std::array<J, 2> r = {J(0.0), J(0.0)};  // linear in q: no Hessian
+  std::array<T, 2> r = {T(0.0), T(0.0)};  // linear in q: no Hessian
   for (int i = 0; i < 4; ++i)
     for (int c = 0; c < 2; ++c) {
       r[c].v += s[i] * q(2 * i + c);
@@ -56,17 +59,37 @@ std::array<J, 2> Jets(const ElementVector& q, double length, double x, int deriv
   return r;
 }
 
-J Strain(const ElementVector& q, double length, double x) {
-  const std::array<J, 2> d = Jets(q, length, x, 1);
-  return sqrt(d[0] * d[0] + d[1] * d[1]) - 1.0;
+J Inverse(const J& a) {
+  return J::Apply(a, 1.0 / a.v, -1.0 / (a.v * a.v), 2.0 / (a.v * a.v * a.v));
+}
+D Inverse(const D& a) { return D::Apply(a, 1.0 / a.v, -1.0 / (a.v * a.v)); }
+
+template <class T>
+T Strain(const ElementVector& q, double length, double x) {
+  const std::array<T, 2> d = Jets<T>(q, length, x, 1);
+  return sqrt(d[0] * d[0] + d[1] * d[1]) - T(1.0);
 }
 
-J CurvatureJet(const ElementVector& q, double length, double x) {
-  const std::array<J, 2> d = Jets(q, length, x, 1), dd = Jets(q, length, x, 2);
-  const J squared = d[0] * d[0] + d[1] * d[1];
-  const J inverse = J::Apply(squared, 1.0 / squared.v, -1.0 / (squared.v * squared.v),
-                             2.0 / (squared.v * squared.v * squared.v));
-  return (d[0] * dd[1] - d[1] * dd[0]) * inverse;
+template <class T>
+T CurvatureJet(const ElementVector& q, double length, double x) {
+  const std::array<T, 2> d = Jets<T>(q, length, x, 1), dd = Jets<T>(q, length, x, 2);
+  return (d[0] * dd[1] - d[1] * dd[0]) * Inverse(d[0] * d[0] + d[1] * d[1]);
+}
+
+// Calls add(measure, weight, stiffness, damping, rest) per integration point: eps on the
+// axial rule, K on the bending rule, as jets or duals (T), the weights w_i L / 2.
+template <class T, class Add>
+void ForEachPoint(const CableSection& section, const CableElement& element, const ElementVector& q,
+                  const Add& add) {
+  const double half = 0.5 * element.length;
+  const auto [axial, bending] = Rules(section.integration);
+  for (size_t i = 0; i < axial.points.size(); ++i)
+    add(Strain<T>(q, element.length, half * (1.0 + axial.points[i])), half * axial.weights[i],
+        section.axial_stiffness, section.axial_damping, element.reference_strain);
+  for (size_t i = 0; i < bending.points.size(); ++i)
+    add(CurvatureJet<T>(q, element.length, half * (1.0 + bending.points[i])),
+        half * bending.weights[i], section.bending_stiffness, section.bending_damping,
+        element.reference_curvature);
 }
 
 }  // namespace
@@ -105,32 +128,27 @@ double Curvature(const ElementVector& q, double length, double x) {
 double ElementForces(const CableSection& section, const CableElement& element,
                      const ElementVector& q, const ElementVector& v, ElementVector& f,
                      ElementMatrix* stiffness, ElementMatrix* damping) {
-  // Each integration point is a spring-damper on eps or K (mbs/local.h) with the weight
-  // w_i L / 2 of its rule, in the element's own 8 coordinates.
+  // Each integration point is a spring-damper on eps or K (mbs/local.h), in the element's
+  // own 8 coordinates; without tangents on duals.
   f.setZero();
-  if (stiffness) stiffness->setZero();
-  if (stiffness && damping) damping->setZero();
-  const double half = 0.5 * element.length;
-  const auto [axial, bending] = Rules(section.integration);
   double energy = 0.0;
-  const auto add = [&](const J& measure, double w, double k, double c, double rest) {
-    const mbs::SpringDamperTerms<8> t =
-        mbs::SpringDamper(measure, v, w * k, w * c, rest, stiffness != nullptr);
-    f += t.force * measure.g;
-    if (stiffness) *stiffness += t.stiffness;
-    if (stiffness && damping) *damping += t.damping;
+  if (!stiffness) {
+    ForEachPoint<D>(section, element, q,
+                    [&](const D& m, double w, double k, double c, double rest) {
+                      f += w * (k * (m.v - rest) + c * m.g.dot(v)) * m.g;
+                      energy += 0.5 * w * k * (m.v - rest) * (m.v - rest);
+                    });
+    return energy;
+  }
+  stiffness->setZero();
+  if (damping) damping->setZero();
+  ForEachPoint<J>(section, element, q, [&](const J& m, double w, double k, double c, double rest) {
+    const mbs::SpringDamperTerms<8> t = mbs::SpringDamper(m, v, w * k, w * c, rest, true);
+    f += t.force * m.g;
+    *stiffness += t.stiffness;
+    if (damping) *damping += t.damping;
     energy += t.energy;
-  };
-  for (size_t i = 0; i < axial.points.size(); ++i) {
-    const double x = half * (1.0 + axial.points[i]);
-    add(Strain(q, element.length, x), half * axial.weights[i], section.axial_stiffness,
-        section.axial_damping, element.reference_strain);
-  }
-  for (size_t i = 0; i < bending.points.size(); ++i) {
-    const double x = half * (1.0 + bending.points[i]);
-    add(CurvatureJet(q, element.length, x), half * bending.weights[i], section.bending_stiffness,
-        section.bending_damping, element.reference_curvature);
-  }
+  });
   return energy;
 }
 

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "io/hdf5_file.h"
 #include "io/vtu.h"
 #include "model/integrator_reader.h"
 #include "run/column_plots.h"
@@ -14,22 +13,6 @@ namespace {
 
 constexpr uint8_t kVtkLine = 3;
 constexpr int kCirclePoints = 72;
-
-void WriteSamples(const std::filesystem::path& path, const analysis::BeltDriveResult& result) {
-  const auto rows = static_cast<Eigen::Index>(result.rows.size());
-  const auto cols = static_cast<Eigen::Index>(result.columns.size());
-  MatX samples(rows, cols);
-  for (Eigen::Index i = 0; i < rows; ++i)
-    samples.row(i) = Eigen::Map<const VecX>(result.rows[i].data(), cols).transpose();
-  std::vector<std::string> units;
-  for (const std::string& c : result.columns)
-    units.push_back(analysis::BeltDriveColumnQuantity(c).unit);
-  io::Hdf5File file(path.string(), io::Hdf5File::Mode::kCreate);
-  file.WriteMatrix("samples", samples, "per column (attribute units)");
-  file.WriteAttribute("samples", "columns", result.columns);
-  file.WriteAttribute("samples", "units", units);
-  file.Commit();
-}
 
 // A line cell from point a to point b.
 void AddLine(io::VtuGrid& grid, int64_t a, int64_t b) {
@@ -126,22 +109,15 @@ void BeltDriveReport::Profile(const analysis::BeltProfile& profile) {
 
 void BeltDriveReport::Configuration(double t, const ancf::CableSystem& system, const VecX& q,
                                     const VecX& v) {
-  const time::IntegratorOptions& integrator = options_.options.integrator;
-  if (options_.frames == 0) return;
-  const double spacing = (integrator.t_end - integrator.t_start) / options_.frames;
-  if (frames_ && t - last_frame_ < spacing * (1.0 - 1e-9) && t < integrator.t_end) return;
-  if (!frames_) frames_ = std::make_unique<io::PvdWriter>(folder_.File("belt.pvd"));
-  char number[16];
-  std::snprintf(number, sizeof number, "%06d", frames_->size());
-  const std::string file = std::string("belt/frame_") + number + ".vtu";
-  io::WriteVtu(folder_.File(file), BeltGrid(system, q, analysis::ProfileOf(system, t, q, v)));
-  frames_->Add(t, file);
-  last_frame_ = t;
+  frames_.Add(folder_, t,
+              [&] { return BeltGrid(system, q, analysis::ProfileOf(system, t, q, v)); });
 }
 
 RunOutcome BeltDriveReport::Finish(const analysis::BeltDriveResult& result) {
   if (csv_) csv_->Close();
-  if (!result.rows.empty()) WriteSamples(folder_.File("belt_drive.h5"), result);
+  if (!result.rows.empty())
+    WriteSamplesH5(folder_.File("belt_drive.h5"), result.columns, result.rows,
+                   [](const std::string& c) { return analysis::BeltDriveColumnQuantity(c).unit; });
   WriteColumnPlots(options_.plots, result.columns, result.rows, folder_);
   const analysis::BeltDriveOptions& options = options_.options;
   const ancf::CableModel& model = options.model;
@@ -175,7 +151,7 @@ RunOutcome BeltDriveReport::Finish(const analysis::BeltDriveResult& result) {
   }
   summary["profiles"] = profile_files_;
   summary["energy"] = EnergySummary(r.energy);
-  summary["frames"] = frames_ ? frames_->size() : 0;
+  summary["frames"] = frames_.size();
   summary["warnings"] = result.warnings;
   summary["wall_time_s"] = result.wall_seconds;
   return WriteSummary(folder_, std::move(summary), result.status);

@@ -16,6 +16,7 @@
 #include "model/belt_drive_reader.h"
 #include "run/report.h"
 #include "run/run_model.h"
+#include "run/sampled_output.h"
 
 namespace jointdyn::run {
 
@@ -29,9 +30,9 @@ class BeltDriveReport : public Report<model::BeltDriveFile, analysis::BeltDriveO
   RunOutcome Finish(const analysis::BeltDriveResult& result);
 
  private:
-  std::unique_ptr<io::CsvWriter> csv_;     // opened with the first sample
-  std::unique_ptr<io::PvdWriter> frames_;  // opened with the first frame
-  double last_frame_ = 0.0;
+  std::unique_ptr<io::CsvWriter> csv_;  // opened with the first sample
+  FrameSeries frames_{"belt", options_.options.integrator.t_start,
+                      options_.options.integrator.t_end, options_.frames};
   std::vector<std::string> profile_files_;
 };
 

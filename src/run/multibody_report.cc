@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <utility>
 
-#include "io/hdf5_file.h"
 #include "io/vtu.h"
 #include "model/integrator_reader.h"
 #include "run/column_plots.h"
@@ -15,22 +14,6 @@ namespace jointdyn::run {
 namespace {
 
 constexpr uint8_t kVtkLine = 3;
-
-void WriteSamples(const std::filesystem::path& path, const analysis::MultibodyResult& result) {
-  const auto rows = static_cast<Eigen::Index>(result.rows.size());
-  const auto cols = static_cast<Eigen::Index>(result.columns.size());
-  MatX samples(rows, cols);
-  for (Eigen::Index i = 0; i < rows; ++i)
-    samples.row(i) = Eigen::Map<const VecX>(result.rows[i].data(), cols).transpose();
-  std::vector<std::string> units;
-  for (const std::string& c : result.columns)
-    units.push_back(analysis::MultibodyColumnQuantity(c).unit);
-  io::Hdf5File file(path.string(), io::Hdf5File::Mode::kCreate);
-  file.WriteMatrix("samples", samples, "per column (attribute units)");
-  file.WriteAttribute("samples", "columns", result.columns);
-  file.WriteAttribute("samples", "units", units);
-  file.Commit();
-}
 
 // A body's centre of mass (a flexible body's frame) and a marker's point in 3D [m].
 Vec3 BodyPoint(const mbs::PlanarSystem& system, int b, const VecX& q) {
@@ -131,28 +114,13 @@ void MultibodyReport::Sample(const std::vector<double>& row) {
   csv_->Row(row);
 }
 
-std::string MultibodyReport::AddMechanismFrame(double t, const std::function<io::VtuGrid()>& grid) {
-  const time::IntegratorOptions& integrator = options_.options.integrator;
-  if (options_.frames == 0) return "";
-  const double spacing = (integrator.t_end - integrator.t_start) / options_.frames;
-  if (frames_ && t - last_frame_ < spacing * (1.0 - 1e-9) && t < integrator.t_end) return "";
-  if (!frames_) frames_ = std::make_unique<io::PvdWriter>(folder_.File("mechanism.pvd"));
-  char number[16];
-  std::snprintf(number, sizeof number, "%06d", frames_->size());
-  const std::string mechanism = std::string("mechanism/frame_") + number + ".vtu";
-  io::WriteVtu(folder_.File(mechanism), grid());
-  frames_->Add(t, mechanism);
-  last_frame_ = t;
-  return number;
-}
-
 void MultibodyReport::Configuration(double t, const mbs::spatial::SpatialSystem& system,
                                     const VecX& q) {
-  AddMechanismFrame(t, [&] { return MechanismGrid(system, q); });
+  frames_.Add(folder_, t, [&] { return MechanismGrid(system, q); });
 }
 
 void MultibodyReport::Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) {
-  const std::string number = AddMechanismFrame(t, [&] { return MechanismGrid(system, q); });
+  const std::string number = frames_.Add(folder_, t, [&] { return MechanismGrid(system, q); });
   if (number.empty()) return;
   const std::vector<mbs::Body>& bodies = system.model().bodies;
   for (size_t b = 0; b < bodies.size(); ++b) {
@@ -168,7 +136,9 @@ void MultibodyReport::Configuration(double t, const mbs::PlanarSystem& system, c
 
 RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
   if (csv_) csv_->Close();
-  if (!result.rows.empty()) WriteSamples(folder_.File("multibody.h5"), result);
+  if (!result.rows.empty())
+    WriteSamplesH5(folder_.File("multibody.h5"), result.columns, result.rows,
+                   [](const std::string& c) { return analysis::MultibodyColumnQuantity(c).unit; });
   WriteColumnPlots(options_.plots, result.columns, result.rows, folder_);
   const analysis::MultibodyOptions& options = options_.options;
   const mbs::PlanarModel& model = options.model;
@@ -200,7 +170,7 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
   summary["initial_correction"] = result.initial_correction;
   summary["max_constraint_violation"] = result.max_constraint_violation;
   summary["energy"] = EnergySummary(r.energy);
-  summary["frames"] = frames_ ? frames_->size() : 0;
+  summary["frames"] = frames_.size();
   summary["flexible_bodies"] = nlohmann::json::array();
   for (size_t i = 0; i < result.flexible_frequencies.size(); ++i) {
     const VecX& f = result.flexible_frequencies[i];

@@ -18,6 +18,7 @@
 #include "model/multibody_reader.h"
 #include "run/report.h"
 #include "run/run_model.h"
+#include "run/sampled_output.h"
 
 namespace jointdyn::run {
 
@@ -30,14 +31,10 @@ class MultibodyReport : public Report<model::MultibodyFile, analysis::MultibodyO
   RunOutcome Finish(const analysis::MultibodyResult& result);
 
  private:
-  // Writes mechanism/frame_<number>.vtu from grid() when a frame is due at t (output.frames
-  // evenly over the run) and returns its number; "" when none is due.
-  std::string AddMechanismFrame(double t, const std::function<io::VtuGrid()>& grid);
-
-  std::unique_ptr<io::CsvWriter> csv_;                    // opened with the first sample
-  std::unique_ptr<io::PvdWriter> frames_;                 // opened with the first frame
+  std::unique_ptr<io::CsvWriter> csv_;  // opened with the first sample
+  FrameSeries frames_{"mechanism", options_.options.integrator.t_start,
+                      options_.options.integrator.t_end, options_.frames};
   std::map<int, std::unique_ptr<io::PvdWriter>> meshes_;  // per flexible body
-  double last_frame_ = 0.0;
 };
 
 }  // namespace jointdyn::run
