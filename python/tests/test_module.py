@@ -272,6 +272,28 @@ def test_spatial_multibody_arrays_give_the_tops_precession(tmp_path):
     assert np.allclose(c["fz_pivot"][20:], 0.5 * 9.81, rtol=1e-4)
 
 
+def test_belt_drive_arrays_and_profiles(tmp_path):
+    # The belt drive at rest after its pre-solve (60 elements, 10 ms): the samples are
+    # belt_drive.csv's, the profile along the belt carries the pre-tension 400 N and the
+    # membrane's pressure N / (R b) on the wrapped arcs.
+    model = yaml.safe_load((SOURCE / "examples/belt_drive/seed_belt_drive.yaml").read_text())
+    model["belt"]["elements"] = 60
+    model["integrator"].update({"t_end": 0.01, "dt": 1.0e-4})
+    model["output"].update({"profiles": [0.01], "frames": 0})
+    result = jointdyn.analyze(jointdyn.Model(model))
+    assert result["ok"], result["message"]
+    jointdyn.run(jointdyn.Model(model), out=str(tmp_path))
+    csv = np.loadtxt(tmp_path / "belt_drive.csv", delimiter=",", skiprows=1)
+    assert np.allclose(result["samples"], csv, rtol=1e-12, atol=1e-12)
+    assert result["coordinates"] == 4 * 60 + 2 and result["constraints"] == 1
+    assert abs(result["pre_solve"]["axial_force_min_n"] - 400.0) < 6.0
+    profile = result["profiles"][0]
+    assert len(profile["s"]) == 60 * 4
+    wrapped = (profile["pulley"] >= 0) & (np.abs(profile["x"] - 0.05 * np.pi) > 0.2)
+    membrane = profile["axial_force"][wrapped] / ((0.09995 + 5e-5) * 0.08)
+    assert np.median(np.abs(profile["pressure"][wrapped] / membrane - 1.0)) < 0.02
+
+
 def test_harmonic_arrays_give_the_frequency_response(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/harmonic/jenkins_sdof.yaml"))
     jointdyn.run(model, str(tmp_path))

@@ -55,6 +55,21 @@ TEST(RunFailure, StopsCleanlyAndKeepsTheResultsSoFar) {
 // tests/failing_models/harmonic_step_below_min.yaml: the continuation stops where the
 // Jenkins element starts to slip (amplitude F_s / k_t = 0.2 mm); the stuck points before it
 // are kept, and the summary counts them.
+TEST(RunFailure, BeltDriveStopsAtTheStepThatFailed) {
+  const auto [outcome, summary, out] = RunFailingModel("belt_drive_newton");
+  EXPECT_EQ(outcome.message.rfind("integration stopped at t = 0 s, step 1: ", 0), 0u)
+      << outcome.message;
+  EXPECT_NE(outcome.message.find("Newton iteration 2: no convergence"), std::string::npos);
+  std::ifstream csv(out / "belt_drive.csv");
+  std::string header, initial, none;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("time,angle_P1,omega_P1,torque_P1,drive_P1", 0), 0u) << header;
+  EXPECT_TRUE(std::getline(csv, initial));  // the initial state, t = 0
+  EXPECT_EQ(initial.rfind("0,", 0), 0u) << initial;
+  EXPECT_FALSE(std::getline(csv, none));
+  EXPECT_EQ(summary["accepted_steps"], 0);
+}
+
 TEST(RunFailure, HarmonicKeepsThePointsBeforeTheFailure) {
   const auto [outcome, summary, out] = RunFailingModel("harmonic_step_below_min");
   EXPECT_EQ(outcome.message.rfind("level 1: continuation step below min_step at omega = ", 0), 0u)
