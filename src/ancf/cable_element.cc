@@ -95,17 +95,18 @@ void ForEachPoint(const CableSection& section, const CableElement& element, cons
 }  // namespace
 
 std::array<double, 4> Shape(double x, double length, int derivative) {
-  const double l = length, l2 = l * l, l3 = l2 * l;
+  // In xi = x / L (one division: the kernels call this per point and element).
+  const double l = length, il = 1.0 / l, xi = x * il, xi2 = xi * xi, xi3 = xi2 * xi;
   switch (derivative) {
     case 0:
-      return {1.0 - 3.0 * x * x / l2 + 2.0 * x * x * x / l3, x - 2.0 * x * x / l + x * x * x / l2,
-              3.0 * x * x / l2 - 2.0 * x * x * x / l3, -x * x / l + x * x * x / l2};
+      return {1.0 - 3.0 * xi2 + 2.0 * xi3, l * (xi - 2.0 * xi2 + xi3), 3.0 * xi2 - 2.0 * xi3,
+              l * (xi3 - xi2)};
     case 1:
-      return {-6.0 * x / l2 + 6.0 * x * x / l3, 1.0 - 4.0 * x / l + 3.0 * x * x / l2,
-              6.0 * x / l2 - 6.0 * x * x / l3, -2.0 * x / l + 3.0 * x * x / l2};
+      return {6.0 * (xi2 - xi) * il, 1.0 - 4.0 * xi + 3.0 * xi2, 6.0 * (xi - xi2) * il,
+              3.0 * xi2 - 2.0 * xi};
     default:
-      return {-6.0 / l2 + 12.0 * x / l3, -4.0 / l + 6.0 * x / l2, 6.0 / l2 - 12.0 * x / l3,
-              -2.0 / l + 6.0 * x / l2};
+      return {(12.0 * xi - 6.0) * il * il, (6.0 * xi - 4.0) * il, (6.0 - 12.0 * xi) * il * il,
+              (6.0 * xi - 2.0) * il};
   }
 }
 

@@ -318,8 +318,7 @@ Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, Matr
         const SegmentForces forces = SegmentContactForces(
             law, circle, model_.elements[e].data.length, s, state[s], q, v, k != nullptr);
         sum.f += forces.f;
-        sum.k += forces.k;
-        sum.d += forces.d;
+        if (k) sum.k += forces.k, sum.d += forces.d;
         stored_energy_ += forces.energy;
       }
       const std::array<int, 9> index = ContactIndices(model_.elements[e], cable_size_, int(p));

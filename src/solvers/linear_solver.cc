@@ -85,6 +85,7 @@ class SparseLUSolver final : public LinearSolver {
     compressed.makeCompressed();
     const bool same_pattern = analyzed_ && SamePattern(compressed, a_);
     a_.swap(compressed);
+    max_abs_entry_ = MaxAbsEntry(a_);  // once per factorization, not per solve
     // The symbolic analysis (column ordering) is redone only when the pattern changes.
     if (!same_pattern) lu_.analyzePattern(a_);
     analyzed_ = true;
@@ -112,8 +113,7 @@ class SparseLUSolver final : public LinearSolver {
     // Sparse LU reports only exactly zero pivots: a nearly singular matrix shows in the
     // backward error of the solution.
     const double backward_error = (a_ * x - b).lpNorm<Eigen::Infinity>();
-    const double scale =
-        MaxAbsEntry(a_) * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>();
+    const double scale = max_abs_entry_ * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>();
     if (backward_error > kBackwardErrorLimit * scale) {
       return Status::Failure("singular matrix (" + std::string(name_) + ": backward error " +
                              FormatValue(backward_error / scale) + ")");
@@ -125,6 +125,7 @@ class SparseLUSolver final : public LinearSolver {
   const char* name_;
   Factorization lu_;
   SparseMatrix a_;  // the factored matrix (compressed), for the pattern and the backward error
+  double max_abs_entry_ = 0.0;  // of a_
   bool analyzed_ = false;
   bool factored_ = false;
 };

@@ -135,15 +135,19 @@ VecX ConstraintRowScales(const SparseMatrix& cq, const Units& units) {
 
 // Running magnitudes of the accepted states, for the scales (see integrator.h).
 struct Magnitudes {
-  double position = 0.0;  // largest |q_i| [m]
-  double momentum = 0.0;  // max|M_ij| times the largest |v_i| (generalized: largest |M v|)
-  double force = 0.0;     // largest |f_ext|, |C v + f_int| or |M a| entry [N]
+  double position = 0.0;     // largest |q_i| [m]
+  double momentum = 0.0;     // max|M_ij| times the largest |v_i| (generalized: largest |M v|)
+  double force = 0.0;        // largest |f_ext|, |C v + f_int| or |M a| entry [N]
+  double mass_entry = -1.0;  // max|M_ij| of a constant mass, once (-1: not yet)
 
   void Add(const State& s, const Matrix& mass, bool mass_varies, const Units& units) {
     position = std::max(position, units.Position(s.q));
-    momentum =
-        std::max(momentum, units.u.size() == 0 && !mass_varies ? mass.MaxAbsEntry() * MaxAbs(s.v)
-                                                               : units.Force(s.momentum));
+    if (units.u.size() == 0 && !mass_varies) {
+      if (mass_entry < 0.0) mass_entry = mass.MaxAbsEntry();
+      momentum = std::max(momentum, mass_entry * MaxAbs(s.v));
+    } else {
+      momentum = std::max(momentum, units.Force(s.momentum));
+    }
     force = std::max({force, units.Force(s.external), units.Force(VecX(s.viscous + s.internal)),
                       units.Force(s.inertia)});
   }
