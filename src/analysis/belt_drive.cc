@@ -65,7 +65,8 @@ SegmentContact ContactOf(const CableSystem& system, int e, int s, const VecX& q,
   return {};
 }
 
-// The frictionless static equilibrium into options' model (a copy), its figures in result.
+// The model with the frictionless static equilibrium (when asked for); Newton's iterations
+// and failure in result.
 ancf::CableModel PreSolved(const BeltDriveOptions& options, BeltDriveObserver& observer,
                            BeltDriveResult& result) {
   ancf::CableModel model = options.model;
@@ -75,18 +76,21 @@ ancf::CableModel PreSolved(const BeltDriveOptions& options, BeltDriveObserver& o
   result.pre_solve_iterations = pre.iterations;
   result.status = pre.status;
   observer.Progress("pre-solve", 1, 1);
-  if (!result.status) return model;
-  const CableSystem system(model);
+  return model;
+}
+
+// The belt's axial force range at the start (after the pre-solve) into result.
+void NoteStartForces(const CableSystem& system, BeltDriveObserver& observer,
+                     BeltDriveResult& result) {
   const VecX q = system.InitialPositions();
   const BeltProfile profile = ProfileOf(system, 0.0, q, VecX::Zero(q.size()));
   const auto [low, high] =
       std::minmax_element(profile.axial_force.begin(), profile.axial_force.end());
   result.pre_solve_force_min = *low;
   result.pre_solve_force_max = *high;
-  observer.Note("pre-solve: " + std::to_string(pre.iterations) +
+  observer.Note("pre-solve: " + std::to_string(result.pre_solve_iterations) +
                 " Newton iterations, axial force " + FormatValue(*low) + " .. " +
                 FormatValue(*high) + " N");
-  return model;
 }
 
 }  // namespace
@@ -94,10 +98,6 @@ ancf::CableModel PreSolved(const BeltDriveOptions& options, BeltDriveObserver& o
 void BeltDriveOptions::Validate() const {
   ValidateIntegrator(integrator,
                      "is not available for cables on pulleys (use the trapezoidal rule)");
-  if (pulley_names.size() != model.pulleys.size())
-    throw InputError(
-        "pulleys", std::to_string(pulley_names.size()) + " names",
-        "must name each of the model's " + std::to_string(model.pulleys.size()) + " pulleys");
   for (const double t : profile_times)
     if (!(t >= integrator.t_start && t <= integrator.t_end))
       throw InputError("output.profiles", FormatValue(t),
@@ -109,7 +109,7 @@ void BeltDriveOptions::Validate() const {
 std::vector<std::string> BeltDriveOptions::Columns() const {
   std::vector<std::string> columns = {"time"};
   for (size_t p = 0; p < model.pulleys.size(); ++p) {
-    const std::string& name = pulley_names[p];
+    const std::string& name = model.pulleys[p].name;
     for (const char* c : {"angle_", "omega_", "torque_"}) columns.push_back(c + name);
     if (model.pulleys[p].driven) columns.push_back("drive_" + name);
     for (const char* c : {"stick_", "slip_"}) columns.push_back(c + name);
@@ -192,6 +192,7 @@ BeltDriveResult RunBeltDrive(const BeltDriveOptions& options, BeltDriveObserver&
     result.wall_seconds = Seconds(start);
     return result;
   }
+  if (options.pre_solve) NoteStartForces(system, observer, result);
   const time::IntegratorOptions& integrator = options.integrator;
   const double span = integrator.t_end - integrator.t_start;
   size_t next_profile = 0;

@@ -26,8 +26,7 @@ struct BeltProbe {
 
 struct BeltDriveOptions {
   std::string title;
-  ancf::CableModel model;                 // the belt, its pulleys, contact law, gravity and loads
-  std::vector<std::string> pulley_names;  // per model.pulleys, for the columns
+  ancf::CableModel model;  // the belt, its (named) pulleys, contact law, gravity and loads
   // Moves the belt to its static equilibrium without friction, the pulleys held, before
   // the run (the pre-tension of a belt with a reference strain).
   bool pre_solve = true;

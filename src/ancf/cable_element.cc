@@ -132,24 +132,22 @@ double ElementForces(const CableSection& section, const CableElement& element,
   // Each integration point is a spring-damper on eps or K (mbs/local.h), in the element's
   // own 8 coordinates; without tangents on duals.
   f.setZero();
+  if (stiffness) stiffness->setZero();
+  if (stiffness && damping) damping->setZero();
   double energy = 0.0;
-  if (!stiffness) {
-    ForEachPoint<D>(section, element, q,
-                    [&](const D& m, double w, double k, double c, double rest) {
-                      f += w * (k * (m.v - rest) + c * m.g.dot(v)) * m.g;
-                      energy += 0.5 * w * k * (m.v - rest) * (m.v - rest);
-                    });
-    return energy;
-  }
-  stiffness->setZero();
-  if (damping) damping->setZero();
-  ForEachPoint<J>(section, element, q, [&](const J& m, double w, double k, double c, double rest) {
+  const auto add = [&](const auto& m, double w, double k, double c, double rest) {
     const mbs::SpringDamperTerms<8> t = mbs::SpringDamper(m, v, w * k, w * c, rest, true);
     f += t.force * m.g;
-    *stiffness += t.stiffness;
-    if (damping) *damping += t.damping;
     energy += t.energy;
-  });
+    if constexpr (requires { m.h; }) {
+      *stiffness += t.stiffness;
+      if (damping) *damping += t.damping;
+    }
+  };
+  if (stiffness)
+    ForEachPoint<J>(section, element, q, add);
+  else
+    ForEachPoint<D>(section, element, q, add);
   return energy;
 }
 

@@ -354,10 +354,12 @@ ElementVector CableSystem::ElementCoordinates(int e, const VecX& q) const {
 
 Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
                                   Matrix* damping_tangent) {
-  // Tangents on the system's pattern (mass()), written at the cached entry positions.
+  // The tangents come zero with mass()'s pattern (SecondOrderSystem): written at the cached
+  // entry positions.
   Matrix* d_out = stiffness ? damping_tangent : nullptr;
-  if (stiffness) stiffness->SetZeroLike(mass_);
-  if (d_out) d_out->SetZeroLike(mass_);
+  for (const Matrix* t : {stiffness, d_out})
+    JD_CHECK(!t || (!t->is_dense() && t->sparse().nonZeros() == mass_.sparse().nonZeros()),
+             "CableSystem::InternalForce: the tangents must come with mass()'s pattern");
   stored_energy_ = 0.0;
   ElementVector force;
   ElementMatrix k_e, d_e;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "ancf/cable_element.h"
@@ -31,6 +32,7 @@ struct NodalLoad {
 // torque, or an angle that follows `motion` (a driven pulley, or a fixed sheave with the
 // constant 0) as a constraint.
 struct Pulley {
+  std::string name;            // for outputs
   Vec2 centre = Vec2::Zero();  // [m]
   double radius = 0.0;         // [m], > 0
   double inertia = 0.0;        // [kg m^2], > 0

@@ -61,35 +61,39 @@ void ScatterRow(const LocalCoordinates<N>& local, int row, const VecX& gradient,
     if (gradient(i) != 0.0) out.emplace_back(row, local.index[i], gradient(i));
 }
 
-// A spring-damper on a measure m of the element (a length, a relative angle): its force
-// k (m - rest) + c dm/dt.
-template <int N>
-double SpringDamperForce(const LocalCoordinates<N>& local, const Jet<N>& measure, double k,
-                         double c, double rest) {
-  return k * (measure.v - rest) + c * local.Rate(measure);
-}
-
-// A spring-damper's terms in the N intermediate coordinates: its force k (m - rest) +
-// c dm/dt along grad m, the stiffness k grad grad' + force hess + c grad (hess dm)' and
-// damping c grad grad' (with `tangents`), and its stored energy k (m - rest)^2 / 2.
+// A spring-damper's terms in the N intermediate coordinates for a measure m given as a jet
+// (or, for the force alone, a dual: dual.h): its force k (m - rest) + c dm/dt along grad m,
+// with `tangents` (jets only) the stiffness k grad grad' + force hess + c grad (hess dm)'
+// and damping c grad grad', and its stored energy k (m - rest)^2 / 2.
 template <int N>
 struct SpringDamperTerms {
   double force = 0.0, energy = 0.0;
   typename Jet<N>::Hessian stiffness, damping;
 };
 
-template <int N>
-SpringDamperTerms<N> SpringDamper(const Jet<N>& measure, const typename Jet<N>::Gradient& rates,
-                                  double k, double c, double rest, bool tangents) {
+template <template <int> class Measure, int N>
+SpringDamperTerms<N> SpringDamper(const Measure<N>& measure,
+                                  const Eigen::Matrix<double, N, 1>& rates, double k, double c,
+                                  double rest, bool tangents) {
   SpringDamperTerms<N> t;
   t.force = k * (measure.v - rest) + c * measure.g.dot(rates);
   t.energy = 0.5 * k * (measure.v - rest) * (measure.v - rest);
-  if (!tangents) return t;
-  const typename Jet<N>::Hessian gg = measure.g * measure.g.transpose();
-  t.damping = c * gg;
-  t.stiffness = k * gg + t.force * measure.h;
-  t.stiffness.noalias() += c * measure.g * (measure.h * rates).transpose();
+  if constexpr (requires { measure.h; }) {
+    if (!tangents) return t;
+    const typename Jet<N>::Hessian gg = measure.g * measure.g.transpose();
+    t.damping = c * gg;
+    t.stiffness = k * gg + t.force * measure.h;
+    t.stiffness.noalias() += c * measure.g * (measure.h * rates).transpose();
+  }
   return t;
+}
+
+// The force k (m - rest) + c dm/dt of a spring-damper on a measure m of the element (a
+// length, a relative angle).
+template <int N>
+double SpringDamperForce(const LocalCoordinates<N>& local, const Jet<N>& measure, double k,
+                         double c, double rest) {
+  return SpringDamper(measure, local.rates, k, c, rest, false).force;
 }
 
 // Adds the spring-damper's generalized force to f and its tangents (SpringDamper) to the

@@ -34,7 +34,7 @@ void ReadPulleys(const ModelNode& root, BeltDriveOptions& options) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ModelNode& n = nodes[i];
     ancf::Pulley p;
-    options.pulley_names.push_back(ReadItemName(n, "P" + std::to_string(i + 1), names));
+    p.name = ReadItemName(n, "P" + std::to_string(i + 1), names);
     p.centre = ReadVec2(n, "centre", Vec2::Zero());
     p.radius = n.Double("radius", Positive());
     p.inertia = n.Double("inertia", Positive());
@@ -69,8 +69,9 @@ void ReadBelt(const ModelNode& n, BeltDriveOptions& options) {
   const std::vector<std::string> around = n.Strings("around");
   if (around.size() != 2)
     n.FailValue("around", std::to_string(around.size()) + " names", "must name two pulleys");
-  const int a = FindName(n, "around", around[0], options.pulley_names, "pulley of this model");
-  const int b = FindName(n, "around", around[1], options.pulley_names, "pulley of this model");
+  const std::vector<std::string> names = NamesOf(options.model.pulleys);
+  const int a = FindName(n, "around", around[0], names, "pulley of this model");
+  const int b = FindName(n, "around", around[1], names, "pulley of this model");
   const ancf::Pulley& left = options.model.pulleys[a];
   const ancf::Pulley& right = options.model.pulleys[b];
   if (a == b || left.radius != right.radius || left.centre.y() != right.centre.y() ||
@@ -86,12 +87,6 @@ void ReadBelt(const ModelNode& n, BeltDriveOptions& options) {
       left.centre, right.centre, left.radius + m.contact.offset, elements, m.section, strain);
   m.nodes = belt.nodes;
   m.elements = belt.elements;
-}
-
-// The axis label of a column of belt_drive.csv: "torque [N m]".
-std::string ColumnLabel(const std::string& column) {
-  const analysis::ColumnQuantity q = analysis::BeltDriveColumnQuantity(column);
-  return q.quantity + " [" + q.unit + "]";
 }
 
 void ReadOutput(const ModelNode& root, BeltDriveFile& file) {
@@ -112,11 +107,12 @@ void ReadOutput(const ModelNode& root, BeltDriveFile& file) {
     }
   }
   if (node && node->Has("plots")) {
-    file.plots = ReadColumnPlots(*node, options.Columns(), "belt_drive.csv", " (see output.probes)",
-                                 "belt_drive", title, ColumnLabel);
+    file.plots =
+        ReadColumnPlots(*node, options.Columns(), "belt_drive.csv", " (see output.probes)",
+                        "belt_drive", title, QuantityLabels(analysis::BeltDriveColumnQuantity));
   } else {  // the pulleys' speeds
     ColumnPlot plot{"belt_drive", title, "time t [s]", "angular velocity [rad/s]"};
-    for (const std::string& p : options.pulley_names) plot.columns.push_back("omega_" + p);
+    for (const ancf::Pulley& p : options.model.pulleys) plot.columns.push_back("omega_" + p.name);
     file.plots.push_back(std::move(plot));
   }
   if (node) node->Finish();

@@ -5,6 +5,13 @@
 
 namespace jointdyn::model {
 
+ColumnKind QuantityLabels(analysis::ColumnQuantity (*quantity_of)(const std::string&)) {
+  return [quantity_of](const std::string& column) {
+    const analysis::ColumnQuantity q = quantity_of(column);
+    return q.quantity + " [" + q.unit + "]";
+  };
+}
+
 std::string AxisLabel(const std::vector<std::string>& columns, const ColumnKind& kind_of) {
   const std::string first = kind_of(columns.front());
   for (const auto& c : columns)

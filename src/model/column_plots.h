@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/column_quantity.h"
 #include "model/model_node.h"
 
 namespace jointdyn::model {
@@ -31,6 +32,10 @@ std::vector<ColumnPlot> ReadColumnPlots(const ModelNode& output,
                                         const std::string& csv, const std::string& see,
                                         const std::string& stem, const std::string& title,
                                         const ColumnKind& kind_of);
+
+// The labels "quantity [unit]" of the columns whose quantity `quantity_of` gives
+// (analysis::MultibodyColumnQuantity, analysis::BeltDriveColumnQuantity).
+ColumnKind QuantityLabels(analysis::ColumnQuantity (*quantity_of)(const std::string&));
 
 // The common label of `columns` by kind_of, or "value" when they differ.
 std::string AxisLabel(const std::vector<std::string>& columns, const ColumnKind& kind_of);

@@ -194,12 +194,6 @@ void ReadLoads(const ModelNode& root, PlanarModel& model) {
   }
 }
 
-// The axis label of a column of multibody.csv: "position [m]".
-std::string ColumnLabel(const std::string& column) {
-  const analysis::ColumnQuantity q = analysis::MultibodyColumnQuantity(column);
-  return q.quantity + " [" + q.unit + "]";
-}
-
 void ReadOutput(const ModelNode& root, MultibodyFile& file) {
   MultibodyOptions& options = file.options;
   const auto node = root.OptionalMap("output");
@@ -228,8 +222,9 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
     }
   }
   if (node && node->Has("plots")) {
-    file.plots = ReadColumnPlots(*node, options.Columns(), "multibody.csv", " (see output.markers)",
-                                 "multibody", title, ColumnLabel);
+    file.plots =
+        ReadColumnPlots(*node, options.Columns(), "multibody.csv", " (see output.markers)",
+                        "multibody", title, QuantityLabels(analysis::MultibodyColumnQuantity));
   } else {  // the bodies' positions
     ColumnPlot plot{"multibody", title, "time t [s]", "position [m]"};
     const std::vector<std::string> bodies =

@@ -125,7 +125,8 @@ RunOutcome BeltDriveReport::Finish(const analysis::BeltDriveResult& result) {
   nlohmann::json summary = SummaryHead(analysis_, model_file_, options.title);
   summary["elements"] = model.elements.size();
   summary["nodes"] = model.nodes.rows();
-  summary["pulleys"] = options.pulley_names;
+  summary["pulleys"] = nlohmann::json::array();
+  for (const ancf::Pulley& p : model.pulleys) summary["pulleys"].push_back(p.name);
   summary["segments_per_pulley"] = result.segments;
   summary["coordinates"] = result.coordinates;
   summary["constraints"] = result.constraints;

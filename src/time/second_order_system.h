@@ -45,8 +45,9 @@ class SecondOrderSystem {
 
   // f_int at `point` from the committed history; when not null, K = d f_int / dq and
   // D = d f_int / dq' (consistent tangents; they come size() x size(), zero and stored as
-  // mass() is, so a system without velocity-dependent forces leaves D alone; a system may
-  // also assign another storage). `f` comes sized size(). Writes the trial history.
+  // mass() is (sparse: with its pattern, Matrix::SetZeroLike), so a system without
+  // velocity-dependent forces leaves D alone; a system may also assign another storage).
+  // `f` comes sized size(). Writes the trial history.
   virtual Status InternalForce(const StepPoint& point, VecX& f, Matrix* stiffness,
                                Matrix* damping_tangent) = 0;
   // f_ext(t); f comes sized size() and zero.
