@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
+#include <functional>
 
 #include "analysis/time_run.h"
 #include "ancf/belt_drive.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "mbs/model_checks.h"
 
 namespace jointdyn::analysis {
 namespace {
@@ -23,7 +26,7 @@ std::vector<double> Row(const BeltDriveOptions& options, const CableSystem& syst
   const VecX& v = *step.v;
   std::vector<double> row = {step.t};
   for (size_t p = 0; p < options.model.pulleys.size(); ++p) {
-    const int i = system.cable_size() + int(p);
+    const int i = system.PulleyIndex(int(p));
     const ancf::Pulley& pulley = options.model.pulleys[p];
     const double torque = system.ContactTorque(int(p), q, v);
     row.insert(row.end(), {q(i), v(i), torque});
@@ -32,14 +35,19 @@ std::vector<double> Row(const BeltDriveOptions& options, const CableSystem& syst
     if (pulley.driven)
       row.push_back(pulley.inertia * pulley.motion.Acceleration(step.t) + pulley.damping * v(i) -
                     torque);
+    if (pulley.moves) {
+      const Vec2 force = system.ContactForce(int(p), q, v);
+      row.insert(row.end(), {q(i + 1), q(i + 2), force.x(), force.y()});
+    }
     row.push_back(system.CountContact(0, int(p)));
     row.push_back(system.CountContact(1, int(p)) + system.CountContact(-1, int(p)));
   }
   for (const BeltProbe& probe : options.probes) {
-    const ancf::BeltSection at = ancf::BeltAt(system, q, v, probe.point);
+    const ancf::BeltSection at =
+        probe.s ? ancf::CableAt(system, q, v, *probe.s) : ancf::BeltAt(system, q, v, probe.point);
     row.insert(row.end(), {at.axial_force, at.speed});
   }
-  if (options.energy) {
+  if (options.EnergyColumns()) {
     JD_CHECK(step.energy != nullptr, "the integrator reported a step without its energy");
     const time::EnergyBalance& e = *step.energy;
     row.insert(row.end(), {e.kinetic, e.stored, e.external_work, e.constraint_work,
@@ -70,6 +78,8 @@ SegmentContact ContactOf(const CableSystem& system, int e, int s, const VecX& q,
 ancf::CableModel PreSolved(const BeltDriveOptions& options, BeltDriveObserver& observer,
                            BeltDriveResult& result) {
   ancf::CableModel model = options.model;
+  if (options.quasi_static)  // frictionless (Validate: friction 0): no bristles
+    model.contact.bristle_stiffness = model.contact.velocity_penalty = 0.0;
   if (!options.pre_solve) return model;
   observer.Progress("pre-solve", 0, 1);
   const ancf::PreSolveResult pre = ancf::PreSolve(model);
@@ -93,6 +103,66 @@ void NoteStartForces(const CableSystem& system, BeltDriveObserver& observer,
                 FormatValue(*high) + " N");
 }
 
+using Recorder = std::function<void(const time::StepRecord&)>;
+
+// One quasi-static equilibrium at t from q (updated) with the driven pulleys at their
+// motion(t); Newton's counters added to r.
+Status EquilibriumAt(CableSystem& system, const time::IntegratorOptions& o, double t, VecX& q,
+                     time::TransientResult& r) {
+  for (size_t p = 0; p < system.model().pulleys.size(); ++p)
+    if (const ancf::Pulley& pulley = system.model().pulleys[p]; pulley.driven)
+      q(system.PulleyIndex(int(p))) = pulley.motion.Value(t);
+  const solvers::NewtonResult n = ancf::SolveStatic(system, t, q, o.newton, true);
+  r.newton_iterations += n.iterations;
+  r.residual_evaluations += n.residual_evaluations;
+  r.jacobian_evaluations += n.jacobian_evaluations;
+  r.factorizations += n.factorizations;
+  return n.status;
+}
+
+// The quasi-static run (BeltDriveOptions::quasi_static): the equilibria at t_start, then
+// every dt up to t_end (a failed step halved, doubled back after a success up to the next
+// grid point), each from the last; `record` gets the first, those due by output_interval and the
+// last. Cuts count as rejected steps.
+time::TransientResult QuasiStatic(CableSystem& system, const time::IntegratorOptions& o,
+                                  const Recorder& record) {
+  const std::clock_t clock_start = std::clock();
+  time::TransientResult r;
+  VecX q = system.InitialPositions();
+  const VecX zero = VecX::Zero(q.size());
+  double t = o.t_start, dt = o.dt, last_output = o.t_start;
+  for (int step = 0, cuts = 0;;) {
+    // On the grid t_start + k dt: a cut step continues with its size up to the next point.
+    const double grid = o.t_start + (std::floor((t - o.t_start) / o.dt + 1e-9) + 1.0) * o.dt;
+    const double t_next = step == 0 ? t : std::min({t + dt, grid, o.t_end});
+    VecX trial = q;
+    if (Status status = EquilibriumAt(system, o, t_next, trial, r); !status) {
+      system.Rollback();
+      ++r.rejected_steps;
+      if (step > 0 && ++cuts <= o.max_step_cuts) {
+        dt *= 0.5;
+        continue;
+      }
+      r.status = Status::Failure("quasi-static step " + std::to_string(step) +
+                                 " to t = " + FormatValue(t_next) + " s (after " +
+                                 std::to_string(cuts - 1) + " halvings): " + status.message);
+      break;
+    }
+    system.Commit();
+    q = trial, t = t_next, cuts = 0, r.t_reached = t, r.accepted_steps = step;
+    const bool end = t >= o.t_end - 1e-9 * o.dt;
+    if (step == 0 || end || t - last_output >= o.output_interval - 1e-9 * o.dt) {
+      record({t, &q, &zero, &zero});
+      last_output = t;
+    }
+    if (end) break;
+    ++step;
+    dt = std::min(2.0 * dt, o.dt);
+  }
+  r.cpu_seconds = static_cast<double>(std::clock() - clock_start) / CLOCKS_PER_SEC;
+  return r;
+}
+
 }  // namespace
 
 void BeltDriveOptions::Validate() const {
@@ -104,6 +174,27 @@ void BeltDriveOptions::Validate() const {
                        "must lie in [t_start, t_end] = [" + FormatValue(integrator.t_start) + ", " +
                            FormatValue(integrator.t_end) + "] s");
   model.Validate();
+  double length = 0.0;
+  for (const ancf::CableModel::Element& e : model.elements) length += e.data.length;
+  for (size_t i = 0; i < probes.size(); ++i)
+    if (probes[i].s && !(*probes[i].s >= 0.0 && *probes[i].s <= length))
+      throw InputError(mbs::Item("output.probes", i, "s"), FormatValue(*probes[i].s),
+                       "must lie in [0, " + FormatValue(length) + "] m (the cable's length)");
+  if (quasi_static) {
+    if (model.contact.friction > 0.0)
+      throw InputError("contact.friction", FormatValue(model.contact.friction),
+                       "must be 0 in a quasi-static run (friction needs a transient's history)");
+    return;
+  }
+  for (size_t i = 0; i < model.pulleys.size(); ++i) {
+    const ancf::Pulley& p = model.pulleys[i];
+    if (!(p.inertia > 0.0))
+      throw InputError(mbs::Item("pulleys", i, "inertia"), FormatValue(p.inertia),
+                       "must be > 0 in a transient");
+    if (p.moves && !(p.mass > 0.0))
+      throw InputError(mbs::Item("pulleys", i, "moving.mass"), FormatValue(p.mass),
+                       "must be > 0 in a transient");
+  }
 }
 
 std::vector<std::string> BeltDriveOptions::Columns() const {
@@ -112,13 +203,16 @@ std::vector<std::string> BeltDriveOptions::Columns() const {
     const std::string& name = model.pulleys[p].name;
     for (const char* c : {"angle_", "omega_", "torque_"}) columns.push_back(c + name);
     if (model.pulleys[p].driven) columns.push_back("drive_" + name);
+    if (model.pulleys[p].moves)
+      for (const char* c : {"x_", "y_", "Fx_", "Fy_"}) columns.push_back(c + name);
     for (const char* c : {"stick_", "slip_"}) columns.push_back(c + name);
   }
   for (const BeltProbe& probe : probes) {
     columns.push_back("N_" + probe.name);
     columns.push_back("v_" + probe.name);
   }
-  if (energy) columns.insert(columns.end(), std::begin(kEnergyColumns), std::end(kEnergyColumns));
+  if (EnergyColumns())
+    columns.insert(columns.end(), std::begin(kEnergyColumns), std::end(kEnergyColumns));
   return columns;
 }
 
@@ -130,6 +224,10 @@ ColumnQuantity BeltDriveColumnQuantity(const std::string& column) {
     if (column.starts_with(p)) return {"torque", "N m"};
   for (const char* p : {"stick_", "slip_"})
     if (column.starts_with(p)) return {"contact segments", "-"};
+  for (const char* p : {"x_", "y_"})
+    if (column.starts_with(p)) return {"position", "m"};
+  for (const char* p : {"Fx_", "Fy_"})
+    if (column.starts_with(p)) return {"contact force", "N"};
   if (column.starts_with("N_")) return {"axial force", "N"};
   if (column.starts_with("v_")) return {"belt speed", "m/s"};
   return {"energy", "J"};
@@ -198,7 +296,9 @@ BeltDriveResult RunBeltDrive(const BeltDriveOptions& options, BeltDriveObserver&
   size_t next_profile = 0;
   std::vector<double> profile_times = options.profile_times;
   std::sort(profile_times.begin(), profile_times.end());
-  observer.Progress("time integration, % of t_end", 0, 100);
+  const std::string stage =
+      options.quasi_static ? "quasi-static steps, % of t_end" : "time integration, % of t_end";
+  observer.Progress(stage, 0, 100);
   const auto record = [&](const time::StepRecord& step) {
     WatchEnergy(step, observer, result.warnings);
     result.rows.push_back(Row(options, system, step));
@@ -211,12 +311,13 @@ BeltDriveResult RunBeltDrive(const BeltDriveOptions& options, BeltDriveObserver&
       result.profiles.push_back(ProfileOf(system, step.t, *step.q, *step.v));
       observer.Profile(result.profiles.back());
     }
-    observer.Progress("time integration, % of t_end",
-                      static_cast<int>(std::floor(100.0 * (step.t - integrator.t_start) / span)),
-                      100);
+    observer.Progress(
+        stage, static_cast<int>(std::floor(100.0 * (step.t - integrator.t_start) / span)), 100);
   };
-  result.integration = time::Integrate(system, integrator, system.InitialPositions(),
-                                       system.InitialVelocities(), record);
+  result.integration = options.quasi_static
+                           ? QuasiStatic(system, integrator, record)
+                           : time::Integrate(system, integrator, system.InitialPositions(),
+                                             system.InitialVelocities(), record);
   result.status = result.integration.status;
   result.wall_seconds = Seconds(start);
   return result;

@@ -1,12 +1,16 @@
-// The transient analysis of ANCF cables on pulleys (ancf/cable_system.h, seed 002): a belt
-// drive, a belt over sheaves. The belt's frictionless static equilibrium on its held
-// pulleys first (seed 002 eq. 36, optional), then the time integration with the contacts'
-// post-Newton step; per output step the pulleys' angles, speeds and torques, the belt's
-// axial force and speed where it passes fixed probe points (the spans' middles), the
-// segments sticking and slipping per pulley and the energy balance; at chosen times the
-// profile along the belt: axial force, speed, contact pressure and shear, stick and slip.
+// The analysis of ANCF cables on pulleys (ancf/cable_system.h, seed 002): a belt drive, a
+// belt over sheaves, a circle pressed onto a cable. The belt's frictionless static
+// equilibrium on its held pulleys first (seed 002 eq. 36, optional), then the time
+// integration with the contacts' post-Newton step, or (quasi_static) the frictionless
+// static equilibria along the loads' time functions; per output step the pulleys' angles,
+// speeds and torques, a moving pulley's centre and the belt's force on it, the belt's axial
+// force and speed where it passes fixed probe points (the spans' middles) or at an arc
+// length, the segments sticking and slipping per pulley and the energy balance; at chosen
+// times the profile along the belt: axial force, speed, contact pressure and shear, stick
+// and slip.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,10 +22,12 @@
 
 namespace jointdyn::analysis {
 
-// A fixed point the belt passes (a span's middle): the belt's axial force and speed there.
+// A fixed point the belt passes (a span's middle), or a material point at the reference arc
+// length `s` from the cable's first node: the belt's axial force and speed there.
 struct BeltProbe {
   std::string name;
   Vec2 point = Vec2::Zero();  // [m]
+  std::optional<double> s;    // [m], in [0, the cable's length]: instead of the point
 };
 
 struct BeltDriveOptions {
@@ -31,6 +37,12 @@ struct BeltDriveOptions {
   // the run (the pre-tension of a belt with a reference strain).
   bool pre_solve = true;
   time::IntegratorOptions integrator;  // scheme, times, steps, Newton, PNS; output_interval
+  // Inertia and damping neglected: the static equilibrium (frictionless, the pulleys' angles
+  // held at 0 or their motion) at t_start and every dt up to t_end, with the loads and the
+  // moving centres' forces at that time, each from the last; a step whose Newton fails is
+  // halved (up to integrator.max_step_cuts times in a row). The contact set follows each
+  // iterate. No energy columns.
+  bool quasi_static = false;
   std::vector<BeltProbe> probes;
   std::vector<double> profile_times;  // [s], in [t_start, t_end]: profiles along the belt
   bool energy = true;                 // the energy-balance columns
@@ -41,9 +53,12 @@ struct BeltDriveOptions {
   // time; per pulley angle_<p> [rad], omega_<p> [rad/s], torque_<p> (the belt's contact
   // torque on it) [N m], for a driven pulley drive_<p> (the drive's torque, from the
   // pulley's balance I theta'' + c theta' - torque_<p> with the prescribed theta'') [N m],
-  // stick_<p> and slip_<p> (contact segments) [-]; per probe N_<probe> [N] and v_<probe> [m/s];
-  // with `energy` E_kinetic, E_stored, W_external, W_constraint, D_dampers, D_numerical [J].
+  // for a moving pulley x_<p>, y_<p> (its centre) [m] and Fx_<p>, Fy_<p> (the belt's force
+  // on it) [N], stick_<p> and slip_<p> (contact segments) [-]; per probe N_<probe> [N] and
+  // v_<probe> [m/s]; with `energy` (not quasi-static) E_kinetic, E_stored, W_external,
+  // W_constraint, D_dampers, D_numerical [J].
   std::vector<std::string> Columns() const;
+  bool EnergyColumns() const { return energy && !quasi_static; }
 };
 
 // What a column of BeltDriveOptions::Columns() holds, by its prefix.
@@ -79,7 +94,8 @@ class BeltDriveObserver : public Observer {
 
 struct BeltDriveResult {
   Status status;                      // failure: what failed and where (time, step)
-  time::TransientResult integration;  // counters, CPU time, energy balance
+  time::TransientResult integration;  // counters, CPU time, energy balance (quasi-static:
+                                      // steps, cuts as rejected steps, Newton's counters)
   std::vector<std::string> columns;
   std::vector<std::vector<double>> rows;
   std::vector<BeltProfile> profiles;
@@ -91,7 +107,8 @@ struct BeltDriveResult {
   double wall_seconds = 0.0;
 };
 
-// Progress: "pre-solve", then "time integration" in percent of t_end.
+// Progress: "pre-solve", then "time integration" (or "quasi-static steps") in percent of
+// t_end.
 BeltDriveResult RunBeltDrive(const BeltDriveOptions& options, BeltDriveObserver& observer);
 
 }  // namespace jointdyn::analysis

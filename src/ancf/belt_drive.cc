@@ -1,7 +1,10 @@
 #include "ancf/belt_drive.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "core/error.h"
 
 namespace jointdyn::ancf {
 namespace {
@@ -39,25 +42,59 @@ CableModel ClosedBelt(const Vec2& left, const Vec2& right, double centreline_rad
   return m;
 }
 
+namespace {
+
+// The axial force and speed of element e at x.
+BeltSection SectionAt(const CableSystem& system, const VecX& q, const VecX& v, int e, double x) {
+  const CableElement& element = system.model().elements[e].data;
+  const ElementVector qe = system.ElementCoordinates(e, q);
+  const ElementVector ve = system.ElementCoordinates(e, v);
+  return {e,
+          system.model().section.axial_stiffness *
+              (AxialStrain(qe, element.length, x) - element.reference_strain),
+          Interpolate(ve, element.length, x, 0)
+              .dot(Interpolate(qe, element.length, x, 1).normalized())};
+}
+
+}  // namespace
+
 BeltSection BeltAt(const CableSystem& system, const VecX& q, const VecX& v, const Vec2& point) {
-  BeltSection at;
+  int nearest_element = 0;
   double nearest = std::numeric_limits<double>::infinity();
   const CableModel& model = system.model();
   for (size_t e = 0; e < model.elements.size(); ++e) {
     const double half = 0.5 * model.elements[e].data.length;
     const double d = (Interpolate(system.ElementCoordinates(int(e), q), 2 * half, half, 0) - point)
                          .squaredNorm();
-    if (d < nearest) nearest = d, at.element = int(e);
+    if (d < nearest) nearest = d, nearest_element = int(e);
   }
-  const CableElement& element = model.elements[at.element].data;
-  const ElementVector qe = system.ElementCoordinates(at.element, q);
-  const ElementVector ve = system.ElementCoordinates(at.element, v);
-  const double half = 0.5 * element.length;
-  at.axial_force = model.section.axial_stiffness *
-                   (AxialStrain(qe, element.length, half) - element.reference_strain);
-  at.speed = Interpolate(ve, element.length, half, 0)
-                 .dot(Interpolate(qe, element.length, half, 1).normalized());
-  return at;
+  return SectionAt(system, q, v, nearest_element,
+                   0.5 * model.elements[nearest_element].data.length);
+}
+
+BeltSection CableAt(const CableSystem& system, const VecX& q, const VecX& v, double s) {
+  const std::vector<CableModel::Element>& elements = system.model().elements;
+  size_t e = 0;
+  for (; e + 1 < elements.size() && s > elements[e].data.length; ++e) s -= elements[e].data.length;
+  return SectionAt(system, q, v, int(e), std::clamp(s, 0.0, elements[e].data.length));
+}
+
+CableModel OpenCable(const Vec2& start, const Vec2& end, int elements, const CableSection& section,
+                     double reference_strain, Support start_support, Support end_support) {
+  CableModel m = StraightCable(start, end, elements, section);
+  for (CableModel::Element& e : m.elements) e.data.reference_strain = reference_strain;
+  // The slope's component across the cable: y' for a cable along x, x' along y.
+  const int across = std::abs(end.y() - start.y()) <= std::abs(end.x() - start.x()) ? 3 : 2;
+  if ((start_support == Support::kClamped || end_support == Support::kClamped) &&
+      start.x() != end.x() && start.y() != end.y())
+    throw InputError("supports", "clamped", "a clamped end needs the cable along x or y");
+  for (const auto& [node, support] :
+       {std::pair{0, start_support}, std::pair{elements, end_support}}) {
+    if (support == Support::kFree) continue;
+    m.fixed.insert(m.fixed.end(), {4 * node, 4 * node + 1});
+    if (support == Support::kClamped) m.fixed.push_back(4 * node + across);
+  }
+  return m;
 }
 
 PreSolveResult PreSolve(CableModel& model) {
@@ -71,6 +108,9 @@ PreSolveResult PreSolve(CableModel& model) {
   if (!result.status)
     return {Status::Failure("static pre-solve: " + result.status.message), result.iterations};
   model.nodes = q.head(system.cable_size()).reshaped(4, model.nodes.rows()).transpose();
+  for (size_t p = 0; p < model.pulleys.size(); ++p)
+    if (Pulley& pulley = model.pulleys[p]; pulley.moves)
+      pulley.shift = q.segment<2>(system.PulleyIndex(int(p)) + 1) - pulley.centre;
   return {Status::Ok(), result.iterations};
 }
 

@@ -26,9 +26,19 @@ struct BeltSection {
   double axial_force = 0.0, speed = 0.0;
 };
 BeltSection BeltAt(const CableSystem& system, const VecX& q, const VecX& v, const Vec2& point);
+// ... at the reference arc length s from the first node (in [0, the cable's length]).
+BeltSection CableAt(const CableSystem& system, const VecX& q, const VecX& v, double s);
 
-// The static equilibrium of `model` without friction (its pulleys held), by Newton from the
-// model's nodes: the model with its nodes at the solution. Fails naming Newton's message.
+// An open straight cable from `start` to `end` in `elements` equal elements with the
+// reference strain `reference_strain`, its ends held as `supports` (start, end): pinned (x,
+// y), clamped (also the slope's component across the cable: the cable along x or y) or free.
+enum class Support { kPinned, kClamped, kFree };
+CableModel OpenCable(const Vec2& start, const Vec2& end, int elements, const CableSection& section,
+                     double reference_strain, Support start_support, Support end_support);
+
+// The static equilibrium of `model` without friction (its pulleys' angles held, moving
+// centres free), by Newton from the model's nodes: the model with its nodes (and moving
+// centres' shifts) at the solution. Fails naming Newton's message.
 struct PreSolveResult {
   Status status;
   int iterations = 0;  // Newton's

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <span>
 
 #include "core/error.h"
 #include "mbs/model_checks.h"
@@ -23,48 +24,45 @@ std::array<int, 8> ElementIndices(const CableModel::Element& e) {
   return index;
 }
 
-// ... and pulley p's angle (cable_size + p) after them.
-std::array<int, 9> ContactIndices(const CableModel::Element& e, int cable_size, int p) {
-  std::array<int, 9> index;
+// ... and pulley p's coordinates after them (from `first`: the angle, a moving centre's x, y).
+std::vector<int> ContactIndices(const CableModel::Element& e, int first, int coordinates) {
   const std::array<int, 8> element = ElementIndices(e);
-  std::copy(element.begin(), element.end(), index.begin());
-  index[8] = cable_size + p;
+  std::vector<int> index(element.begin(), element.end());
+  for (int k = 0; k < coordinates; ++k) index.push_back(first + k);
   return index;
 }
 
 // The positions in `pattern`'s value array of the entries (index[i], index[j]), column by
 // column (as an Eigen matrix's data).
-template <size_t N>
-std::array<int, N * N> Entries(const SparseMatrix& pattern, const std::array<int, N>& index) {
-  std::array<int, N * N> entries;
-  for (size_t j = 0; j < N; ++j)
-    for (size_t i = 0; i < N; ++i) {
-      const int* inner = pattern.innerIndexPtr();
-      const int* begin = inner + pattern.outerIndexPtr()[index[j]];
-      const int* end = inner + pattern.outerIndexPtr()[index[j] + 1];
-      const int* it = std::lower_bound(begin, end, index[i]);
-      JD_CHECK(it != end && *it == index[i], "CableSystem: an entry outside the pattern");
-      entries[j * N + i] = int(it - inner);
+std::vector<int> Entries(const SparseMatrix& pattern, std::span<const int> index) {
+  std::vector<int> entries;
+  entries.reserve(index.size() * index.size());
+  const int* inner = pattern.innerIndexPtr();
+  for (const int column : index)
+    for (const int row : index) {
+      const int* begin = inner + pattern.outerIndexPtr()[column];
+      const int* end = inner + pattern.outerIndexPtr()[column + 1];
+      const int* it = std::lower_bound(begin, end, row);
+      JD_CHECK(it != end && *it == row, "CableSystem: an entry outside the pattern");
+      entries.push_back(int(it - inner));
     }
   return entries;
 }
 
-// Adds `block` at `entries` (Entries()) of a matrix with the system's pattern (nothing when
-// `target` is null).
-template <int N>
-void AddEntries(const std::array<int, N * N>& entries, const Eigen::Matrix<double, N, N>& block,
-                Matrix* target) {
+// Adds the square block `values` (column by column) at `entries` (Entries()) of a matrix
+// with the system's pattern (nothing when `target` is null).
+void AddEntries(const std::vector<int>& entries, const double* block, Matrix* target) {
   if (!target) return;
   double* values = target->sparse().valuePtr();
-  for (int a = 0; a < N * N; ++a) values[entries[a]] += block.data()[a];
+  for (size_t a = 0; a < entries.size(); ++a) values[entries[a]] += block[a];
 }
 
 // The static equilibrium as a residual model: f_int(q) - f_ext(t) on the free coordinates,
 // q_i - q0_i on the fixed ones.
 class StaticModel final : public solvers::ResidualModel {
  public:
-  StaticModel(CableSystem& system, double t, const VecX& start)
-      : system_(system), t_(t), start_(start) {
+  StaticModel(CableSystem& system, double t, const VecX& start, bool contact_follows)
+      : system_(system), t_(t), start_(start), contact_follows_(contact_follows) {
     external_ = VecX::Zero(system.size());
     system.ExternalForce(t, external_);
     const CableSection& s = system.model().section;
@@ -84,6 +82,7 @@ class StaticModel final : public solvers::ResidualModel {
   Status Evaluate(const VecX& x, VecX& residual, Matrix* jacobian) override {
     const VecX zero = VecX::Zero(size());
     residual = VecX::Zero(size());
+    if (contact_follows_) system_.PostNewtonUpdate({t_, 1.0, &x, &zero, &x, false});
     Matrix k, d;
     if (jacobian) {
       k.SetZeroLike(system_.mass());
@@ -96,7 +95,8 @@ class StaticModel final : public solvers::ResidualModel {
     residual -= external_;
     // The fixed coordinates and the pulleys' angles are held.
     std::set<int> fixed(system_.model().fixed.begin(), system_.model().fixed.end());
-    for (int i = system_.cable_size(); i < size(); ++i) fixed.insert(i);
+    for (size_t p = 0; p < system_.model().pulleys.size(); ++p)
+      fixed.insert(system_.PulleyIndex(int(p)));
     for (const int i : fixed) residual(i) = (x(i) - start_(i)) * force_scale_ / length_scale_;
     if (!jacobian) return Status::Ok();
     SparseMatrix j = k.sparse();
@@ -112,6 +112,7 @@ class StaticModel final : public solvers::ResidualModel {
   CableSystem& system_;
   double t_;
   VecX start_;  // the held coordinates' values
+  bool contact_follows_;
   VecX external_;
   double force_scale_ = 1.0, length_scale_ = 1.0;
 };
@@ -156,10 +157,12 @@ void CableModel::Validate() const {
     const Pulley& p = pulleys[i];
     Require(p.radius > 0.0 && std::isfinite(p.radius), Item("pulleys", i, "radius"),
             FormatValue(p.radius), "must be > 0");
-    Require(p.inertia > 0.0 && std::isfinite(p.inertia), Item("pulleys", i, "inertia"),
-            FormatValue(p.inertia), "must be > 0");
-    Require(p.damping >= 0.0 && std::isfinite(p.damping), Item("pulleys", i, "damping"),
-            FormatValue(p.damping), "must be >= 0");
+    for (const auto& [key, value] :
+         {std::pair{"inertia", p.inertia}, std::pair{"damping", p.damping},
+          std::pair{"mass", p.mass}, std::pair{"stiffness", p.centre_stiffness},
+          std::pair{"centre_damping", p.centre_damping}})
+      Require(value >= 0.0 && std::isfinite(value), Item("pulleys", i, key), FormatValue(value),
+              "must be >= 0");
     Require(p.centre.allFinite(), Item("pulleys", i, "centre"), "", "must be finite");
   }
   if (pulleys.empty()) return;
@@ -197,27 +200,40 @@ CableModel StraightCable(const Vec2& start, const Vec2& end, int elements,
 CableSystem::CableSystem(CableModel model) : model_(std::move(model)) {
   model_.Validate();
   cable_size_ = int(model_.nodes.size());
+  size_ = cable_size_;
+  for (const Pulley& p : model_.pulleys) {
+    pulley_index_.push_back(size_);
+    size_ += p.coordinates();
+  }
   const int n = size();
   const SparseMatrix pattern = Pattern();
   for (const CableModel::Element& e : model_.elements)
     element_entries_.push_back(Entries(pattern, ElementIndices(e)));
   for (size_t p = 0; p < model_.pulleys.size(); ++p)
     for (const CableModel::Element& e : model_.elements)
-      contact_entries_.push_back(Entries(pattern, ContactIndices(e, cable_size_, int(p))));
+      contact_entries_.push_back(
+          Entries(pattern, ContactIndices(e, pulley_index_[p], model_.pulleys[p].coordinates())));
   mass_ = pattern;
   damping_ = pattern;
   gravity_load_ = VecX::Zero(n);
   const double rho_a = model_.section.mass_per_length;
   for (size_t e = 0; e < model_.elements.size(); ++e) {
     const double length = model_.elements[e].data.length;
-    AddEntries<8>(element_entries_[e], ElementMass(rho_a, length), &mass_);
+    AddEntries(element_entries_[e], ElementMatrix(ElementMass(rho_a, length)).data(), &mass_);
     const ElementVector g = ElementLoad(rho_a * model_.gravity, length);
     const std::array<int, 8> index = ElementIndices(model_.elements[e]);
     for (int k = 0; k < 8; ++k) gravity_load_(index[k]) += g(k);
   }
   for (size_t p = 0; p < model_.pulleys.size(); ++p) {
-    mass_.sparse().coeffRef(cable_size_ + p, cable_size_ + p) += model_.pulleys[p].inertia;
-    damping_.sparse().coeffRef(cable_size_ + p, cable_size_ + p) += model_.pulleys[p].damping;
+    const Pulley& pulley = model_.pulleys[p];
+    const int i = pulley_index_[p];
+    mass_.sparse().coeffRef(i, i) += pulley.inertia;
+    damping_.sparse().coeffRef(i, i) += pulley.damping;
+    for (int c = 1; c < pulley.coordinates(); ++c) {
+      mass_.sparse().coeffRef(i + c, i + c) += pulley.mass;
+      damping_.sparse().coeffRef(i + c, i + c) += pulley.centre_damping;
+      gravity_load_(i + c) += pulley.mass * model_.gravity(c - 1);
+    }
   }
   // The contact's data variables at the initial state (at rest), committed.
   states_.assign(model_.pulleys.size() * model_.elements.size() * model_.contact.segments, {});
@@ -228,18 +244,21 @@ CableSystem::CableSystem(CableModel model) : model_(std::move(model)) {
 
 SparseMatrix CableSystem::Pattern() const {
   std::vector<Eigen::Triplet<double>> entries;
-  const int pulleys = int(model_.pulleys.size());
-  for (int p = 0; p < pulleys; ++p) entries.emplace_back(cable_size_ + p, cable_size_ + p, 0.0);
   for (const CableModel::Element& e : model_.elements) {
     const std::array<int, 8> index = ElementIndices(e);
-    for (const int i : index) {
+    for (const int i : index)
       for (const int j : index) entries.emplace_back(i, j, 0.0);
-      for (int p = 0; p < pulleys; ++p) {
-        entries.emplace_back(i, cable_size_ + p, 0.0);
-        entries.emplace_back(cable_size_ + p, i, 0.0);
-      }
-    }
   }
+  for (size_t p = 0; p < model_.pulleys.size(); ++p)
+    for (const CableModel::Element& e : model_.elements) {
+      const std::vector<int> index =
+          ContactIndices(e, pulley_index_[p], model_.pulleys[p].coordinates());
+      for (const int i : index)
+        for (int j = 8; j < int(index.size()); ++j) {
+          entries.emplace_back(i, index[j], 0.0);
+          entries.emplace_back(index[j], i, 0.0);
+        }
+    }
   SparseMatrix pattern(size(), size());
   pattern.setFromTriplets(entries.begin(), entries.end());
   return pattern;
@@ -271,9 +290,35 @@ double CableSystem::ContactTorque(int p, const VecX& q, const VecX& v) const {
   return torque;
 }
 
+Vec2 CableSystem::ContactForce(int p, const VecX& q, const VecX& v) const {
+  Vec2 force = Vec2::Zero();  // minus the force on the belt, the sum over its positions' shares
+  for (size_t e = 0; e < model_.elements.size(); ++e)
+    for (int s = 0; s < model_.contact.segments; ++s) {
+      if (Segment(p, int(e), s).gap > 0.0) continue;
+      const SegmentForces forces = ContactForces(p, int(e), s, q, v);
+      force += forces.f.segment<2>(0) + forces.f.segment<2>(4);
+    }
+  return force;
+}
+
+void CableSystem::AddCentreSprings(const VecX& q, VecX& f, Matrix* k) {
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    const Pulley& pulley = model_.pulleys[p];
+    if (!pulley.moves) continue;
+    const int i = pulley_index_[p] + 1;
+    const Vec2 stretch = q.segment<2>(i) - pulley.centre;
+    f.segment<2>(i) += pulley.centre_stiffness * stretch;
+    stored_energy_ += 0.5 * pulley.centre_stiffness * stretch.squaredNorm();
+    if (!k) continue;
+    for (int c = 0; c < 2; ++c) k->sparse().coeffRef(i + c, i + c) += pulley.centre_stiffness;
+  }
+}
+
 CircleState CableSystem::Circle(int p, const VecX& q, const VecX& v) const {
   const Pulley& pulley = model_.pulleys[p];
-  return {pulley.centre, pulley.radius, q(cable_size_ + p), v(cable_size_ + p)};
+  const int i = pulley_index_[p];
+  if (!pulley.moves) return {pulley.centre, pulley.radius, q(i), v(i)};
+  return {q.segment<2>(i + 1), pulley.radius, q(i), v(i), v.segment<2>(i + 1)};
 }
 
 double CableSystem::PostNewtonUpdate(const time::StepPoint& point) {
@@ -321,10 +366,19 @@ Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, Matr
         if (k) sum.k += forces.k, sum.d += forces.d;
         stored_energy_ += forces.energy;
       }
-      const std::array<int, 9> index = ContactIndices(model_.elements[e], cable_size_, int(p));
-      for (int i = 0; i < 9; ++i) f(index[i]) += sum.f(i);
-      AddEntries<9>(contact_entries_[p * elements + e], sum.k, k);
-      AddEntries<9>(contact_entries_[p * elements + e], sum.d, d);
+      const std::array<int, 8> index = ElementIndices(model_.elements[e]);
+      for (int i = 0; i < 8; ++i) f(index[i]) += sum.f(i);
+      f(pulley_index_[p]) += sum.f(8);
+      const std::vector<int>& entries = contact_entries_[p * elements + e];
+      if (!model_.pulleys[p].moves) {
+        AddEntries(entries, sum.k.data(), k);
+        AddEntries(entries, sum.d.data(), d);
+        continue;
+      }
+      const CentreForces centre = MovingCentre(sum);
+      for (int i = 0; i < 2; ++i) f(pulley_index_[p] + 1 + i) += centre.f(9 + i);
+      AddEntries(entries, centre.k.data(), k);
+      AddEntries(entries, centre.d.data(), d);
     }
   }
   return Status::Ok();
@@ -333,15 +387,18 @@ Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, Matr
 VecX CableSystem::InitialPositions() const {
   VecX q = VecX::Zero(size());
   q.head(cable_size_) = model_.nodes.transpose().reshaped();  // node by node: x, y, x', y'
-  for (size_t p = 0; p < model_.pulleys.size(); ++p)
-    if (model_.pulleys[p].driven) q(cable_size_ + p) = model_.pulleys[p].motion.Value(0.0);
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    const Pulley& pulley = model_.pulleys[p];
+    if (pulley.driven) q(pulley_index_[p]) = pulley.motion.Value(0.0);
+    if (pulley.moves) q.segment<2>(pulley_index_[p] + 1) = pulley.centre + pulley.shift;
+  }
   return q;
 }
 
 VecX CableSystem::InitialVelocities() const {
   VecX v = VecX::Zero(size());
   for (size_t p = 0; p < model_.pulleys.size(); ++p)
-    if (model_.pulleys[p].driven) v(cable_size_ + p) = model_.pulleys[p].motion.Rate(0.0);
+    if (model_.pulleys[p].driven) v(pulley_index_[p]) = model_.pulleys[p].motion.Rate(0.0);
   return v;
 }
 
@@ -370,9 +427,10 @@ Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix*
     stored_energy_ += ElementForces(model_.section, model_.elements[e].data, q, v, force,
                                     stiffness ? &k_e : nullptr, d_out ? &d_e : nullptr);
     for (int i = 0; i < 8; ++i) f(index[i]) += force(i);
-    AddEntries<8>(element_entries_[e], k_e, stiffness);
-    AddEntries<8>(element_entries_[e], d_e, d_out);
+    AddEntries(element_entries_[e], k_e.data(), stiffness);
+    AddEntries(element_entries_[e], d_e.data(), d_out);
   }
+  AddCentreSprings(*point.q, f, stiffness);
   if (Status status = AddContactForces(point, f, stiffness, d_out); !status) return status;
   if (!f.allFinite())
     return Status::Failure(
@@ -382,8 +440,13 @@ Status CableSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix*
 
 void CableSystem::ExternalForce(double t, VecX& f) const {
   f += gravity_load_;
-  for (size_t p = 0; p < model_.pulleys.size(); ++p)
-    f(cable_size_ + p) += model_.pulleys[p].torque.Value(t);
+  for (size_t p = 0; p < model_.pulleys.size(); ++p) {
+    const Pulley& pulley = model_.pulleys[p];
+    f(pulley_index_[p]) += pulley.torque.Value(t);
+    if (!pulley.moves) continue;
+    f(pulley_index_[p] + 1) += pulley.force_x.Value(t);
+    f(pulley_index_[p] + 2) += pulley.force_y.Value(t);
+  }
   for (const NodalLoad& load : model_.loads)
     f(4 * load.node + load.coordinate) += load.value.Value(t);
 }
@@ -411,8 +474,8 @@ Status CableSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* 
   int row = int(model_.fixed.size());
   for (size_t p = 0; p < model_.pulleys.size(); ++p) {
     if (!model_.pulleys[p].driven) continue;
-    c(row) = q(cable_size_ + p) - model_.pulleys[p].motion.Value(t);
-    entries.emplace_back(row++, cable_size_ + int(p), 1.0);
+    c(row) = q(pulley_index_[p]) - model_.pulleys[p].motion.Value(t);
+    entries.emplace_back(row++, pulley_index_[p], 1.0);
   }
   if (jacobian) {
     jacobian->resize(constraint_count(), size());
@@ -428,10 +491,10 @@ solvers::NewtonOptions StaticNewton() {
 }
 
 solvers::NewtonResult SolveStatic(CableSystem& system, double t, VecX& q,
-                                  const solvers::NewtonOptions& options) {
+                                  const solvers::NewtonOptions& options, bool contact_follows) {
   VecX start = system.InitialPositions();
   start.tail(system.size() - system.cable_size()) = q.tail(system.size() - system.cable_size());
-  StaticModel model(system, t, start);
+  StaticModel model(system, t, start, contact_follows);
   solvers::NewtonSolver newton(options);
   return newton.Solve(model, q);
 }

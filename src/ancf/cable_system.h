@@ -27,19 +27,28 @@ struct NodalLoad {
   time::TimeFunction value;
 };
 
-// A pulley (sheave, roller): a circle turning about its fixed centre with an angle
-// coordinate of the system (after the cable's), its inertia, rotational damping and a
-// torque, or an angle that follows `motion` (a driven pulley, or a fixed sheave with the
-// constant 0) as a constraint.
+// A pulley (sheave, roller): a circle turning about its centre with an angle coordinate of
+// the system (after the cable's), its inertia, rotational damping and a torque, or an angle
+// that follows `motion` (a driven pulley, or a fixed sheave with the constant 0) as a
+// constraint. Its centre is fixed, or it `moves` (a tensioner, a circle pressed onto a
+// cable): two more coordinates x, y after the angle, with the pulley's mass, a spring and a
+// damper to its initial centre, a force and gravity on it.
 struct Pulley {
   std::string name;            // for outputs
-  Vec2 centre = Vec2::Zero();  // [m]
+  Vec2 centre = Vec2::Zero();  // [m], the initial one when it moves
   double radius = 0.0;         // [m], > 0
-  double inertia = 0.0;        // [kg m^2], > 0
+  double inertia = 0.0;        // [kg m^2], >= 0 (> 0 for a transient)
   double damping = 0.0;        // [N m s], >= 0
   time::TimeFunction torque;   // [N m]
   bool driven = false;         // the angle follows `motion` [rad]
   time::TimeFunction motion;
+  bool moves = false;
+  Vec2 shift = Vec2::Zero();            // the initial centre - `centre` (pre-solve) [m]
+  double mass = 0.0;                    // [kg], >= 0 (> 0 for a transient)
+  double centre_stiffness = 0.0;        // [N/m], >= 0, to `centre`
+  double centre_damping = 0.0;          // [N s/m], >= 0
+  time::TimeFunction force_x, force_y;  // on the centre [N]
+  int coordinates() const { return moves ? 3 : 1; }
 };
 
 struct CableModel {
@@ -70,8 +79,10 @@ class CableSystem final : public time::SecondOrderSystem {
   explicit CableSystem(CableModel model);  // validates (InputError)
 
   const CableModel& model() const { return model_; }
-  int size() const override { return cable_size_ + int(model_.pulleys.size()); }
-  int cable_size() const { return cable_size_; }  // 4 per node; then one angle per pulley
+  int size() const override { return size_; }
+  int cable_size() const { return cable_size_; }  // 4 per node; then the pulleys'
+  // Pulley p's first coordinate (its angle; then x, y of a moving centre).
+  int PulleyIndex(int p) const { return pulley_index_[p]; }
   const Matrix& mass() const override { return mass_; }
   const Matrix& damping() const override { return damping_; }
   Status InternalForce(const time::StepPoint& point, VecX& f, Matrix* stiffness,
@@ -104,6 +115,10 @@ class CableSystem final : public time::SecondOrderSystem {
   SegmentForces ContactForces(int p, int e, int s, const VecX& q, const VecX& v) const;
   // The torque of the belt's contact forces on pulley p about its centre [N m].
   double ContactTorque(int p, const VecX& q, const VecX& v) const;
+  // The resultant of the belt's contact forces on pulley p (eq. 33) [N].
+  Vec2 ContactForce(int p, const VecX& q, const VecX& v) const;
+  // Pulley p's centre and its velocity at (q, v).
+  CircleState Circle(int p, const VecX& q, const VecX& v) const;
   // Element e's 8 coordinates from the system's.
   ElementVector ElementCoordinates(int e, const VecX& q) const;
 
@@ -111,22 +126,25 @@ class CableSystem final : public time::SecondOrderSystem {
   // The contact forces of the segments in contact (the data variables of the last PNS);
   // their tangents added to k and d when given.
   Status AddContactForces(const time::StepPoint& point, VecX& f, Matrix* k, Matrix* d);
-  CircleState Circle(int p, const VecX& q, const VecX& v) const;
+  // The moving centres' springs: their forces, tangents and energy.
+  void AddCentreSprings(const VecX& q, VecX& f, Matrix* k);
   // The tangents' sparsity (explicit zeros): the elements' blocks, each element's coupling
-  // with every pulley's angle (contact), the pulleys' diagonal. The mass and damping have
+  // with every pulley's coordinates (contact), the pulleys' blocks. The mass and damping have
   // it, so that the integrator's matrices add value by value and keep the factorization's
   // symbolic analysis while contacts open and close.
   SparseMatrix Pattern() const;
 
   CableModel model_;
-  int cable_size_ = 0;
+  int cable_size_ = 0, size_ = 0;
+  std::vector<int> pulley_index_;
   Matrix mass_, damping_;
   VecX gravity_load_;
   double stored_energy_ = 0.0;
   // The positions of each element's 8 x 8 entries and, per pulley and element, of the
-  // element's and the pulley angle's 9 x 9 entries in the pattern's value array.
-  std::vector<std::array<int, 64>> element_entries_;
-  std::vector<std::array<int, 81>> contact_entries_;
+  // element's and the pulley's 9 x 9 (fixed centre) or 11 x 11 (moving) entries in the
+  // pattern's value array, column by column.
+  std::vector<std::vector<int>> element_entries_;
+  std::vector<std::vector<int>> contact_entries_;
   // Per pulley, element and segment: the data variables of the last PNS and the committed.
   std::vector<SegmentState> states_, committed_;
 };
@@ -137,11 +155,15 @@ class CableSystem final : public time::SecondOrderSystem {
 // iterations remove it. Large deflections need load steps.
 solvers::NewtonOptions StaticNewton();
 
-// The static equilibrium f_int(q) = f_ext(t) with the fixed coordinates held, by Newton from
-// q (updated). The residual is measured against the larger of the applied loads and
-// 1e-6 EA extent / shortest element (axial forces carry the rounding of EA / L_e times the
-// positions'); positions against the cable's extent.
+// The static equilibrium f_int(q) = f_ext(t) with the fixed coordinates and the pulleys'
+// angles held (a moving centre is free), by Newton from q (updated). The contacts' data
+// variables stay as they are, or with `contact_follows` each evaluation first updates them
+// at the iterate (PostNewtonUpdate): the contact set follows the solution (friction, which
+// needs a history, is not meant then). The residual is measured against the larger of the applied
+// loads and 1e-6 EA extent / shortest element (axial forces carry the rounding of EA / L_e times
+// the positions'); positions against the cable's extent.
 solvers::NewtonResult SolveStatic(CableSystem& system, double t, VecX& q,
-                                  const solvers::NewtonOptions& options = StaticNewton());
+                                  const solvers::NewtonOptions& options = StaticNewton(),
+                                  bool contact_follows = false);
 
 }  // namespace jointdyn::ancf

@@ -66,8 +66,9 @@ Kinematics<T> SegmentKinematics(const ContactLaw& law, const CircleState& circle
   k.tangent = {chord[0] / chord_length, chord[1] / chord_length};
   k.gap = distance - circle.radius - law.offset;
   // P's velocity (interpolated, eq. 17) relative to the circle's surface there.
-  const V2<T> relative = {(1.0 - k.rho) * u0[0] + k.rho * u1[0] + rate * k.arm[1],
-                          (1.0 - k.rho) * u0[1] + k.rho * u1[1] - rate * k.arm[0]};
+  const V2<T> relative = {
+      (1.0 - k.rho) * u0[0] + k.rho * u1[0] + rate * k.arm[1] - circle.velocity.x(),
+      (1.0 - k.rho) * u0[1] + k.rho * u1[1] - rate * k.arm[0] - circle.velocity.y()};
   k.normal_rate = Dot(relative, k.normal);
   k.tangential_rate = Dot(relative, k.tangent);
   const double sigma =
@@ -247,6 +248,13 @@ SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& cir
                    duals.f[i].g(kTangentialRate) * tangent.transpose();
   }
   return out;
+}
+
+CentreForces MovingCentre(const SegmentForces& forces) {
+  Eigen::Matrix<double, 9, 11> b = Eigen::Matrix<double, 9, 11>::Zero();
+  b.leftCols<9>().setIdentity();
+  for (int c = 0; c < 2; ++c) b(c, 9 + c) = b(4 + c, 9 + c) = -1.0;  // the nodes' positions
+  return {b.transpose() * forces.f, b.transpose() * forces.k * b, b.transpose() * forces.d * b};
 }
 
 double UpdateSegment(const ContactLaw& law, const CircleState& circle, double length, int s,

@@ -55,17 +55,20 @@ struct SegmentState {
   double stick_reference = 0.0;  // x_stickRef [m]
 };
 
-// The circle a segment touches: centre, radius, its angle and rate (a fixed circle: 0, 0).
+// The circle a segment touches: centre, radius, its angle and rate (a fixed circle: 0, 0)
+// and its centre's velocity.
 struct CircleState {
   Vec2 centre = Vec2::Zero();
   double radius = 0.0;
   double angle = 0.0, rate = 0.0;
+  Vec2 velocity = Vec2::Zero();
 };
 
 // One segment's contact force as the internal force (the negative of the applied force) on
 // the element's 8 coordinates and the circle's angle (9 entries), with K = df/d(q, angle) and
 // D = df/d(v, rate) (eq. 31-34: the segment force at the chord's closest point, shared by its
-// ends in the ratio rho; the circle's torque about its centre).
+// ends in the ratio rho; the circle's torque about its centre). A moving centre's share
+// follows from these (MovingCentre).
 struct SegmentForces {
   Eigen::Matrix<double, 9, 1> f = Eigen::Matrix<double, 9, 1>::Zero();
   Eigen::Matrix<double, 9, 9> k = Eigen::Matrix<double, 9, 9>::Zero();
@@ -79,6 +82,16 @@ struct SegmentForces {
 SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& circle, double length,
                                    int s, const SegmentState& state, const ElementVector& q,
                                    const ElementVector& v, bool tangents = true);
+
+// The segment forces on a moving circle's centre too, on (element, angle, centre x, y): the
+// forces depend on the element's positions only relative to the centre and their velocities
+// relative to its velocity (the position shape functions sum to one), so with B = [I_9, -E]
+// (E puts the centre's x, y onto both nodes' positions) they are B^T f, B^T K B, B^T D B.
+struct CentreForces {
+  Eigen::Matrix<double, 11, 1> f;
+  Eigen::Matrix<double, 11, 11> k, d;
+};
+CentreForces MovingCentre(const SegmentForces& forces);
 
 // The post-Newton step of one segment (seed 002 fig. 5) at the converged state: the new
 // data variables (contact from the gap's sign; first contact sticks at the current position;

@@ -1,6 +1,7 @@
 #include "model/belt_drive_reader.h"
 
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 
@@ -28,6 +29,17 @@ ancf::CableSection ReadSection(const ModelNode& n) {
   return s;
 }
 
+// moving: a pulley whose centre translates (mass, a spring and a damper to `centre`, a force).
+void ReadMoving(const ModelNode& n, bool quasi_static, ancf::Pulley& p) {
+  p.moves = true;
+  p.mass = quasi_static ? n.Double("mass", 0.0, NonNegative()) : n.Double("mass", Positive());
+  p.centre_stiffness = n.Double("stiffness", 0.0, NonNegative());
+  p.centre_damping = n.Double("damping", 0.0, NonNegative());
+  p.force_x = OptionalFunction(n, "force_x");
+  p.force_y = OptionalFunction(n, "force_y");
+  n.Finish();
+}
+
 void ReadPulleys(const ModelNode& root, BeltDriveOptions& options) {
   std::set<std::string> names;
   const std::vector<ModelNode> nodes = root.Maps("pulleys");
@@ -37,13 +49,16 @@ void ReadPulleys(const ModelNode& root, BeltDriveOptions& options) {
     p.name = ReadItemName(n, "P" + std::to_string(i + 1), names);
     p.centre = ReadVec2(n, "centre", Vec2::Zero());
     p.radius = n.Double("radius", Positive());
-    p.inertia = n.Double("inertia", Positive());
+    // A quasi-static run neglects inertia.
+    p.inertia = options.quasi_static ? n.Double("inertia", 0.0, NonNegative())
+                                     : n.Double("inertia", Positive());
     p.damping = n.Double("damping", 0.0, NonNegative());
     p.torque = OptionalFunction(n, "torque");
     p.driven = n.Has("motion");
     p.motion = OptionalFunction(n, "motion");
     if (p.driven && n.Has("torque"))
       n.FailValue("torque", "(given)", "a pulley that follows `motion` takes no torque");
+    if (const auto moving = n.OptionalMap("moving")) ReadMoving(*moving, options.quasi_static, p);
     n.Finish();
     options.model.pulleys.push_back(std::move(p));
   }
@@ -89,6 +104,34 @@ void ReadBelt(const ModelNode& n, BeltDriveOptions& options) {
   m.elements = belt.elements;
 }
 
+// cable: an open straight cable between two points, its ends pinned, clamped or free.
+void ReadCable(const ModelNode& n, BeltDriveOptions& options) {
+  const Vec2 start = ReadVec2(n, "start", Vec2::Zero()), end = ReadVec2(n, "end", Vec2::Zero());
+  if ((end - start).norm() == 0.0) n.FailValue("end", "(= start)", "must differ from start");
+  const int elements = n.Int("elements", InRange(1, 100000));
+  const double strain = n.Double("reference_strain", 0.0, InRange(-0.5, 0.5));
+  const std::vector<std::string> supports = n.Strings("supports");
+  if (supports.size() != 2)
+    n.FailValue("supports", std::to_string(supports.size()) + " entries",
+                "must give the start's and the end's support");
+  const std::map<std::string, ancf::Support> kinds = {{"pinned", ancf::Support::kPinned},
+                                                      {"clamped", ancf::Support::kClamped},
+                                                      {"free", ancf::Support::kFree}};
+  for (const std::string& s : supports)
+    if (!kinds.count(s)) n.FailValue("supports", s, "must be pinned, clamped or free");
+  n.Finish();
+  ancf::CableModel& m = options.model;
+  try {
+    const ancf::CableModel cable = ancf::OpenCable(start, end, elements, m.section, strain,
+                                                   kinds.at(supports[0]), kinds.at(supports[1]));
+    m.nodes = cable.nodes;
+    m.elements = cable.elements;
+    m.fixed = cable.fixed;
+  } catch (const InputError& error) {
+    n.Rethrow(error);
+  }
+}
+
 void ReadOutput(const ModelNode& root, BeltDriveFile& file) {
   BeltDriveOptions& options = file.options;
   const auto node = root.OptionalMap("output");
@@ -101,9 +144,14 @@ void ReadOutput(const ModelNode& root, BeltDriveFile& file) {
     std::set<std::string> names;
     const std::vector<ModelNode> probes = node->OptionalMaps("probes");
     for (size_t i = 0; i < probes.size(); ++i) {
-      const std::string name = ReadItemName(probes[i], "probe_" + std::to_string(i + 1), names);
-      options.probes.push_back({name, ReadVec2(probes[i], "point", Vec2::Zero())});
-      probes[i].Finish();
+      const ModelNode& probe = probes[i];
+      const std::string name = ReadItemName(probe, "probe_" + std::to_string(i + 1), names);
+      if (probe.Has("point") == probe.Has("s"))
+        probe.FailValue("point", probe.Has("s") ? "(with s)" : "(none)",
+                        "give a fixed point or an arc length s, one of them");
+      options.probes.push_back({name, ReadVec2(probe, "point", Vec2::Zero())});
+      if (probe.Has("s")) options.probes.back().s = probe.Double("s", NonNegative());
+      probe.Finish();
     }
   }
   if (node && node->Has("plots")) {
@@ -129,9 +177,16 @@ BeltDriveFile ReadBeltDrive(const ModelNode& root) {
   options.title = root.String("title", "");
   ancf::CableModel& model = options.model;
   model.section = ReadSection(root.Map("section"));
+  options.quasi_static = root.Bool("quasi_static", false);
   ReadPulleys(root, options);
   model.contact = ReadContact(root.Map("contact"));
-  ReadBelt(root.Map("belt"), options);
+  if (root.Has("belt") == root.Has("cable"))
+    root.FailValue("belt", root.Has("cable") ? "(with cable)" : "(none)",
+                   "give a closed `belt` round two pulleys or an open `cable`, one of them");
+  if (root.Has("belt"))
+    ReadBelt(root.Map("belt"), options);
+  else
+    ReadCable(root.Map("cable"), options);
   model.gravity = ReadVec2(root, "gravity", Vec2::Zero());
   options.pre_solve = root.Bool("pre_solve", true);
   options.integrator = ReadIntegrator(root.Map("integrator"));

@@ -96,6 +96,7 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
                           {"residual_norm", solvers::LineSearch::kResidualNorm},
                           {"directional", solvers::LineSearch::kDirectional}});
     n.max_backtracks = newton->Int("max_backtracks", n.max_backtracks, AtLeast(0));
+    n.max_increment = newton->Double("max_increment", n.max_increment, NonNegative());
     n.reuse_contraction =
         newton->Double("reuse_contraction", n.reuse_contraction,
                        {[](double x) { return x >= 0.0 && x < 1.0; }, "must be in [0, 1)"});

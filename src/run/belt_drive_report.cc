@@ -53,12 +53,12 @@ io::VtuGrid BeltGrid(const ancf::CableSystem& system, const VecX& q,
     }
   }
   for (size_t p = 0; p < model.pulleys.size(); ++p) {
-    const ancf::Pulley& pulley = model.pulleys[p];
-    const int64_t centre = AddPoint(grid, pulley.centre);
+    const ancf::CircleState circle = system.Circle(int(p), q, q);  // its position only
+    const int64_t centre = AddPoint(grid, circle.centre);
     const int64_t first = grid.num_points();
     for (int k = 0; k < kCirclePoints; ++k) {
-      const double a = q(system.cable_size() + int(p)) + 2.0 * M_PI * k / kCirclePoints;
-      AddPoint(grid, pulley.centre + pulley.radius * Vec2(std::cos(a), std::sin(a)));
+      const double a = circle.angle + 2.0 * M_PI * k / kCirclePoints;
+      AddPoint(grid, circle.centre + circle.radius * Vec2(std::cos(a), std::sin(a)));
     }
     for (int k = 0; k < kCirclePoints; ++k) {
       AddLine(grid, first + k, first + (k + 1) % kCirclePoints);

@@ -36,6 +36,8 @@ Status NewtonOptions::Validate() const {
                        "must be >= 1"),
            CheckOption(max_backtracks >= 0, "newton.max_backtracks", max_backtracks,
                        "must be >= 0"),
+           CheckOption(max_increment >= 0.0 && std::isfinite(max_increment), "newton.max_increment",
+                       max_increment, "must be >= 0"),
            CheckOption(reuse_contraction >= 0.0 && reuse_contraction < 1.0,
                        "newton.reuse_contraction", reuse_contraction, "must be in [0, 1)"),
        }) {
@@ -116,6 +118,9 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
       factored_ = false;
       return fail(iteration, "linear solve failed: " + status.message);
     }
+    if (const double size = ScaledMaxNorm(dx, unknown_scale);
+        options_.max_increment > 0.0 && size > options_.max_increment)
+      dx *= options_.max_increment / size;
     // Full Newton takes the Jacobian with the trial point; modified Newton only on demand.
     const bool jacobian_with_trial = !reuse;
     double lambda = 1.0;

@@ -24,6 +24,10 @@ struct NewtonOptions {
   int max_iterations = 25;             // iterations per Solve(), >= 1
   LineSearch line_search = LineSearch::kResidualNorm;
   int max_backtracks = 8;  // kResidualNorm: halvings per iteration, >= 0
+  // > 0: each increment shortened to max_i |dx_i| / UnknownScale_i <= this (before the line
+  // search): a trust region for a tangent that is nearly singular where the solution is far
+  // (an unstretched cable pushed across: only its bending resists at first). 0 = off.
+  double max_increment = 0.0;
   // Modified Newton: keep the factored Jacobian while the scaled residual norm falls at
   // least by this factor per iteration; refactor when convergence slows. 0 = full Newton
   // (refactor every iteration, except that once the residual meets its tolerance the
