@@ -294,6 +294,26 @@ def test_belt_drive_arrays_and_profiles(tmp_path):
     assert np.median(np.abs(profile["pressure"][wrapped] / membrane - 1.0)) < 0.02
 
 
+def test_quasi_static_circle_on_a_beam(tmp_path):
+    # Seed 002 section 3 quasi-statically (16 elements): the circle's centre and the belt's
+    # force on it by column, the beam's axial force at its middle; the same as the CLI's.
+    model = yaml.safe_load((SOURCE / "examples/belt_drive/circle_on_beam.yaml").read_text())
+    model["cable"]["elements"] = 16
+    model["output"]["frames"] = 0
+    result = jointdyn.analyze(jointdyn.Model(model))
+    assert result["ok"], result["message"]
+    jointdyn.run(jointdyn.Model(model), out=str(tmp_path))
+    csv = np.loadtxt(tmp_path / "belt_drive.csv", delimiter=",", skiprows=1)
+    assert np.allclose(result["samples"], csv, rtol=1e-12, atol=1e-12)
+    column = result["column"]
+    assert column["time"][-1] == 1.0 and "E_kinetic" not in column
+    y = column["y_C"][-1]
+    assert abs(y - -0.19148) < 1e-4  # the string limit -0.19192 and the 16 elements' 4.4e-4
+    assert abs(column["Fy_C"][-1] - (200.0 + y - 0.35)) < 1e-6
+    assert abs(column["N_middle"][-1] - 113.43) < 0.05
+    assert result["profiles"][0]["pressure"].max() > 0.0
+
+
 def test_harmonic_arrays_give_the_frequency_response(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/harmonic/jenkins_sdof.yaml"))
     jointdyn.run(model, str(tmp_path))

@@ -2,7 +2,7 @@
 // tip load (Euler-Bernoulli, which cubic elements reproduce exactly), under its own weight
 // (exact at the nodes), under a large tip load against the elastica (an independent
 // shooting solution, converging at fourth order), its bending frequencies, and its free
-// vibration in time integration.
+// vibration in time integration; a moving pulley as a damped oscillator.
 #include "ancf/cable_system.h"
 
 #include <gtest/gtest.h>
@@ -181,6 +181,44 @@ TEST(CableSystem, CantileverVibratesAtItsBendingFrequencies) {
   EXPECT_NEAR(1.0 / (period * f1), 1.0, 1e-4);  // the trapezoidal rule: (w h)^2 / 12 = 2e-5
 }
 
+// A moving pulley out of the cable's reach, on its spring and damper to the ground under
+// gravity, released 10 mm above its centre: the damped oscillator m y'' + c y' + k y = -m g
+// (the trapezoidal rule's phase error (w h)^2 / 12 is 3e-5 here).
+TEST(CableSystem, MovingPulleyIsADampedOscillator) {
+  const double mass = 2.0, k = 800.0, c = 4.0, g = 9.81;
+  CableModel m = Cantilever(2);
+  m.gravity = {0.0, -g};
+  m.contact = {.width = 0.01, .normal_stiffness = 1e9};
+  m.pulleys = {{.centre = {5.0, 5.0},
+                .radius = 0.1,
+                .inertia = 0.01,
+                .moves = true,
+                .shift = {0.0, 0.01},
+                .mass = mass,
+                .centre_stiffness = k,
+                .centre_damping = c}};
+  CableSystem system(m);
+  time::IntegratorOptions options;
+  options.scheme = time::Scheme::kNewmark;
+  options.t_end = 0.5;
+  options.dt = 1e-3;
+  VecX q;
+  const time::TransientResult r =
+      time::Integrate(system, options, system.InitialPositions(), system.InitialVelocities(),
+                      [&](const time::StepRecord& rec) { q = *rec.q; });
+  ASSERT_TRUE(r.status) << r.status.message;
+  const double w = std::sqrt(k / mass), zeta = c / (2.0 * std::sqrt(k * mass));
+  const double wd = w * std::sqrt(1.0 - zeta * zeta), equilibrium = -mass * g / k;
+  const double t = 0.5, start = 0.01 - equilibrium;
+  const double exact = equilibrium + start * std::exp(-zeta * w * t) *
+                                         (std::cos(wd * t) + zeta * w / wd * std::sin(wd * t));
+  const int i = system.PulleyIndex(0);
+  std::printf("moving pulley at t = 0.5 s: y - y0 = %.7f m, exact %.7f m\n", q(i + 2) - 5.0, exact);
+  EXPECT_NEAR(q(i + 1), 5.0, 1e-12);
+  EXPECT_NEAR(q(i + 2) - 5.0, exact, 2e-5);
+  EXPECT_NEAR(r.energy.numerical_dissipation, 0.0, 1e-6);
+}
+
 TEST(CableModel, RejectsBadInput) {
   const auto rule_of = [](CableModel m) {
     try {
@@ -201,6 +239,10 @@ TEST(CableModel, RejectsBadInput) {
   bad = m;
   bad.fixed.push_back(12);
   EXPECT_EQ(rule_of(bad), "fixed[4].coordinate = 12: is no coordinate");
+  bad = m;
+  bad.pulleys = {{.radius = 0.1, .moves = true, .centre_stiffness = -1.0}};
+  bad.contact.normal_stiffness = 1e9;
+  EXPECT_EQ(rule_of(bad), "pulleys[0].stiffness = -1: must be >= 0");
 }
 
 }  // namespace

@@ -63,6 +63,44 @@ TEST(CircleContact, SegmentForceTangentsMatchDifferences) {
   }
 }
 
+// A moving circle: the forces on (element, angle, centre) from MovingCentre against central
+// differences in all 11 positions (the centre moved) and rates (the centre's velocity).
+TEST(CircleContact, MovingCentreForcesMatchDifferences) {
+  const ContactLaw law = Law();
+  const double r = 0.1, length = 0.02, a0 = 1.2, a1 = a0 - length / r, rb = r - 5e-6;
+  const Vec2 centre(0.3, -0.2);
+  ElementVector q, v;
+  q << rb * std::cos(a0), rb * std::sin(a0), std::sin(a0), -std::cos(a0), rb * std::cos(a1),
+      rb * std::sin(a1), std::sin(a1), -std::cos(a1);
+  for (int i : {0, 4}) q.segment<2>(i) += centre;
+  v << 0.3, -0.1, 0.02, 0.01, 0.31, -0.12, -0.01, 0.02;
+  const CircleState circle{centre, r, 0.4, 2.5, Vec2(0.05, -0.03)};
+  const SegmentState state{-1e-6, 0, 0.0123};
+  const auto forces = [&](const ElementVector& qe, const ElementVector& ve, const CircleState& c) {
+    return MovingCentre(SegmentContactForces(law, c, length, 1, state, qe, ve));
+  };
+  const CentreForces at = forces(q, v, circle);
+  EXPECT_NEAR(at.f.segment<2>(9).norm(), (at.f.segment<2>(0) + at.f.segment<2>(4)).norm(), 1e-12);
+  const double h = 1e-9, hv = 1e-5;
+  Eigen::Matrix<double, 11, 11> k, d;
+  for (int j = 0; j < 11; ++j) {
+    ElementVector qp = q, qm = q, vp = v, vm = v;
+    CircleState cp = circle, cm = circle, rp = circle, rm = circle;
+    if (j < 8) {
+      qp(j) += h, qm(j) -= h, vp(j) += hv, vm(j) -= hv;
+    } else if (j == 8) {
+      cp.angle += h, cm.angle -= h, rp.rate += hv, rm.rate -= hv;
+    } else {
+      cp.centre(j - 9) += h, cm.centre(j - 9) -= h;
+      rp.velocity(j - 9) += hv, rm.velocity(j - 9) -= hv;
+    }
+    k.col(j) = (forces(qp, v, cp).f - forces(qm, v, cm).f) / (2 * h);
+    d.col(j) = (forces(q, vp, rp).f - forces(q, vm, rm).f) / (2 * hv);
+  }
+  EXPECT_LT((at.k - k).lpNorm<Eigen::Infinity>(), 1e-5 * k.lpNorm<Eigen::Infinity>());
+  EXPECT_LT((at.d - d).lpNorm<Eigen::Infinity>(), 1e-5 * d.lpNorm<Eigen::Infinity>());
+}
+
 // A belt (EA 2e4 N) over a sheave of radius 0.1 m (half wrap, centre at the origin), its
 // 0.2 m spans hanging down (8 elements each, 16 on the arc); no gravity.
 constexpr double kRadius = 0.1, kSpan = 0.2;

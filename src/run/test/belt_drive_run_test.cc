@@ -6,7 +6,10 @@
 //     equilibrium); the result files;
 //   - the nominal run to t = 2.45 s (label long, about 2 minutes) against seed 002 table 4
 //     within 1 %, the balance of eq. 38 within 0.5 % and each pulley's slip arc against
-//     the capstan formula within 5 %.
+//     the capstan formula within 5 %;
+// and the quasi-static circle pressed onto a beam (examples/belt_drive/circle_on_beam.yaml,
+// seed 002 section 3) against the closed form of its string limit, converging at second
+// order in the elements.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,14 +30,15 @@ struct BeltRun {
   std::filesystem::path out;
 };
 
-// The example with its text edited by `edits` (from, to), run into a temporary folder.
-BeltRun RunExample(const std::string& name,
+// The example `example` (examples/belt_drive/<example>.yaml) with its text edited by `edits`
+// (from, to), run into a temporary folder.
+BeltRun RunExample(const std::string& example, const std::string& name,
                    const std::vector<std::pair<std::string, std::string>>& edits) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / "jointdyn_belt_drive" / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  std::ifstream in(test_paths::SourceDir() / "examples" / "belt_drive" / "seed_belt_drive.yaml");
+  std::ifstream in(test_paths::SourceDir() / "examples" / "belt_drive" / (example + ".yaml"));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const auto& [from, to] : edits) {
     const size_t at = text.find(from);
@@ -54,7 +58,7 @@ BeltRun RunExample(const std::string& name,
 constexpr double kRadius = 0.09995, kInertia = 0.25, kDamping = 2.0, kWidth = 0.08;
 
 TEST(BeltDriveExample, RunUpFollowsThePulleyAndBeltEquations) {
-  const BeltRun run = RunExample("run_up", {{"elements: 240", "elements: 80"},
+  const BeltRun run = RunExample("seed_belt_drive", "run_up", {{"elements: 240", "elements: 80"},
                                             {"dt: 5.0e-5", "dt: 1.0e-4"},
                                             {"t_end: 2.45", "t_end: 0.3"},
                                             {"profiles: [1.0, 2.45]", "profiles: [0.3]"},
@@ -121,7 +125,7 @@ TEST(BeltDriveExample, RunUpFollowsThePulleyAndBeltEquations) {
 }
 
 TEST(BeltDriveExampleLong, NominalCaseReproducesTable4) {
-  const BeltRun run = RunExample("nominal", {{"frames: 50", "frames: 0"}});
+  const BeltRun run = RunExample("seed_belt_drive", "nominal", {{"frames: 50", "frames: 0"}});
   const auto& c = run.csv.columns;
   const size_t n = c.at("time").size() - 1;
   const double f1 = c.at("N_top")[n], f2 = c.at("N_bottom")[n];
@@ -153,6 +157,58 @@ TEST(BeltDriveExampleLong, NominalCaseReproducesTable4) {
                 slipping * segment_angle, capstan);
     EXPECT_NEAR(slipping * segment_angle / capstan, 1.0, 0.05) << "pulley " << pulley + 1;
   }
+}
+
+// Seed 002 section 3's circle (r = 0.35 m, spring 1 N/m, 200 N down) on the pinned beam
+// (EA 200 N, L = 1 m) in the string limit EI -> 0: straight spans from the supports tangent
+// to the circle at the angle phi below the horizontal, the wrap 2 phi at the centreline's
+// radius rho = r - the penalty's penetration T / (rho b k_c), the tension T = EA (l / L - 1)
+// of the stretched length l, and the circle's balance 2 T sin(phi) + k (y0 - y) = f.
+// Returns the centre's y [m] and T [N].
+std::pair<double, double> StringLimit() {
+  const double ea = 200.0, span = 1.0, r = 0.35, k = 1.0, y0 = 0.35, f = 200.0, b = 1e-3,
+               kc = 1e10;
+  const auto balance = [&](double y, double rho) {
+    const double d = std::hypot(0.5 * span, y);
+    const double phi = std::asin(rho / d) - std::atan2(y, 0.5 * span);
+    const double length = 2.0 * std::sqrt(d * d - rho * rho) + 2.0 * phi * rho;
+    const double tension = ea * (length / span - 1.0);
+    return std::pair{2.0 * tension * std::sin(phi) + k * (y0 - y) - f, tension};
+  };
+  double rho = r, y = 0.0, tension = 0.0;
+  for (int fixed_point = 0; fixed_point < 20; ++fixed_point) {
+    double low = -2.0 * r, high = y0;  // the balance falls with y
+    for (int bisection = 0; bisection < 100; ++bisection)
+      (balance(0.5 * (low + high), rho).first > 0.0 ? low : high) = 0.5 * (low + high);
+    y = 0.5 * (low + high);
+    tension = balance(y, rho).second;
+    rho = r - tension / (rho * b * kc);
+  }
+  return {y, tension};
+}
+
+TEST(CircleOnBeamExample, ConvergesToTheStringLimitAtSecondOrder) {
+  const auto [y_string, n_string] = StringLimit();
+  std::vector<double> errors;
+  for (const int elements : {8, 16, 32}) {
+    const std::string count = std::to_string(elements);
+    const BeltRun run = RunExample("circle_on_beam", "elements_" + count,
+                                   {{"elements: 32", "elements: " + count}, {"frames: 21", "frames: 2"}});
+    const auto& c = run.csv.columns;
+    const double y = c.at("y_C").back(), n = c.at("N_middle").back();
+    std::printf("%d elements: y_C %.7f m (string limit %.7f), N %.4f N (%.4f); %d steps\n",
+                elements, y, y_string, n, n_string, run.summary["accepted_steps"].get<int>());
+    errors.push_back(std::abs(y - y_string));
+    EXPECT_NEAR(c.at("time").back(), 1.0, 1e-12);
+    EXPECT_NEAR(c.at("x_C").back(), 0.5, 1e-9);               // symmetric
+    EXPECT_NEAR(c.at("Fy_C").back(), 200.0 + (y - 0.35), 1e-6);  // the belt carries f - k dy
+    EXPECT_NEAR(n / n_string, 1.0, 0.02);
+  }
+  // 32 elements (4 segments each): within 1e-4 m and 0.1 % of the string limit (its bending
+  // and the chords' second-order error); each halving of the elements cuts the error by > 3.
+  EXPECT_LT(errors[2], 1e-4);
+  EXPECT_GT(errors[0] / errors[1], 3.0);
+  EXPECT_GT(errors[1] / errors[2], 3.0);
 }
 
 }  // namespace
