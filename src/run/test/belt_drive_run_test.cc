@@ -58,11 +58,12 @@ BeltRun RunExample(const std::string& example, const std::string& name,
 constexpr double kRadius = 0.09995, kInertia = 0.25, kDamping = 2.0, kWidth = 0.08;
 
 TEST(BeltDriveExample, RunUpFollowsThePulleyAndBeltEquations) {
-  const BeltRun run = RunExample("seed_belt_drive", "run_up", {{"elements: 240", "elements: 80"},
-                                            {"dt: 5.0e-5", "dt: 1.0e-4"},
-                                            {"t_end: 2.45", "t_end: 0.3"},
-                                            {"profiles: [1.0, 2.45]", "profiles: [0.3]"},
-                                            {"frames: 50", "frames: 3"}});
+  const BeltRun run = RunExample("seed_belt_drive", "run_up",
+                                 {{"elements: 240", "elements: 80"},
+                                  {"dt: 5.0e-5", "dt: 1.0e-4"},
+                                  {"t_end: 2.45", "t_end: 0.3"},
+                                  {"profiles: [1.0, 2.45]", "profiles: [0.3]"},
+                                  {"frames: 50", "frames: 3"}});
   // The pre-tension of eq. 36: -EA eps_ref = 400 N along the belt, bent round the pulleys.
   EXPECT_NEAR(run.summary["pre_solve"]["axial_force_min_n"].get<double>(), 400.0, 4.0);
   EXPECT_NEAR(run.summary["pre_solve"]["axial_force_max_n"].get<double>(), 400.0, 4.0);
@@ -166,8 +167,7 @@ TEST(BeltDriveExampleLong, NominalCaseReproducesTable4) {
 // of the stretched length l, and the circle's balance 2 T sin(phi) + k (y0 - y) = f.
 // Returns the centre's y [m] and T [N].
 std::pair<double, double> StringLimit() {
-  const double ea = 200.0, span = 1.0, r = 0.35, k = 1.0, y0 = 0.35, f = 200.0, b = 1e-3,
-               kc = 1e10;
+  const double ea = 200.0, span = 1.0, r = 0.35, k = 1.0, y0 = 0.35, f = 200.0, b = 1e-3, kc = 1e10;
   const auto balance = [&](double y, double rho) {
     const double d = std::hypot(0.5 * span, y);
     const double phi = std::asin(rho / d) - std::atan2(y, 0.5 * span);
@@ -192,15 +192,16 @@ TEST(CircleOnBeamExample, ConvergesToTheStringLimitAtSecondOrder) {
   std::vector<double> errors;
   for (const int elements : {8, 16, 32}) {
     const std::string count = std::to_string(elements);
-    const BeltRun run = RunExample("circle_on_beam", "elements_" + count,
-                                   {{"elements: 32", "elements: " + count}, {"frames: 21", "frames: 2"}});
+    const BeltRun run =
+        RunExample("circle_on_beam", "elements_" + count,
+                   {{"elements: 32", "elements: " + count}, {"frames: 21", "frames: 2"}});
     const auto& c = run.csv.columns;
     const double y = c.at("y_C").back(), n = c.at("N_middle").back();
     std::printf("%d elements: y_C %.7f m (string limit %.7f), N %.4f N (%.4f); %d steps\n",
                 elements, y, y_string, n, n_string, run.summary["accepted_steps"].get<int>());
     errors.push_back(std::abs(y - y_string));
     EXPECT_NEAR(c.at("time").back(), 1.0, 1e-12);
-    EXPECT_NEAR(c.at("x_C").back(), 0.5, 1e-9);               // symmetric
+    EXPECT_NEAR(c.at("x_C").back(), 0.5, 1e-9);                  // symmetric
     EXPECT_NEAR(c.at("Fy_C").back(), 200.0 + (y - 0.35), 1e-6);  // the belt carries f - k dy
     EXPECT_NEAR(n / n_string, 1.0, 0.02);
   }
