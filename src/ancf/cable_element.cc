@@ -62,7 +62,6 @@ std::array<T, 2> Jets(const ElementVector& q, double length, double x, int deriv
 J Inverse(const J& a) {
   return J::Apply(a, 1.0 / a.v, -1.0 / (a.v * a.v), 2.0 / (a.v * a.v * a.v));
 }
-D Inverse(const D& a) { return D::Apply(a, 1.0 / a.v, -1.0 / (a.v * a.v)); }
 
 template <class T>
 T Strain(const ElementVector& q, double length, double x) {
@@ -74,6 +73,37 @@ template <class T>
 T CurvatureJet(const ElementVector& q, double length, double x) {
   const std::array<T, 2> d = Jets<T>(q, length, x, 1), dd = Jets<T>(q, length, x, 2);
   return (d[0] * dd[1] - d[1] * dd[0]) * Inverse(d[0] * d[0] + d[1] * d[1]);
+}
+
+// The residual's path (duals: values and gradients only) in closed form, without dual
+// arithmetic: with r' = sum S'_i q_i, d eps / d q_i = S'_i r' / |r'|; with a = r' x r'' and
+// b = |r'|^2, K = a / b and dK / dq_i = (da / dq_i - K db / dq_i) / b.
+template <>
+D Strain<D>(const ElementVector& q, double length, double x) {
+  const std::array<double, 4> s = Shape(x, length, 1);
+  Vec2 d = Vec2::Zero();
+  for (int i = 0; i < 4; ++i) d += s[i] * q.segment<2>(2 * i);
+  const double norm = d.norm();
+  D eps(norm - 1.0);
+  for (int i = 0; i < 4; ++i) eps.g.segment<2>(2 * i) = (s[i] / norm) * d;
+  return eps;
+}
+
+template <>
+D CurvatureJet<D>(const ElementVector& q, double length, double x) {
+  const std::array<double, 4> s1 = Shape(x, length, 1), s2 = Shape(x, length, 2);
+  Vec2 d = Vec2::Zero(), dd = Vec2::Zero();
+  for (int i = 0; i < 4; ++i) {
+    d += s1[i] * q.segment<2>(2 * i);
+    dd += s2[i] * q.segment<2>(2 * i);
+  }
+  const double b = d.squaredNorm(), k = (d.x() * dd.y() - d.y() * dd.x()) / b;
+  D curvature(k);
+  for (int i = 0; i < 4; ++i) {
+    curvature.g(2 * i) = (s1[i] * dd.y() - s2[i] * d.y() - 2.0 * k * s1[i] * d.x()) / b;
+    curvature.g(2 * i + 1) = (s2[i] * d.x() - s1[i] * dd.x() - 2.0 * k * s1[i] * d.y()) / b;
+  }
+  return curvature;
 }
 
 // Calls add(measure, weight, stiffness, damping, rest) per integration point: eps on the

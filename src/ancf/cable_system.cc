@@ -465,10 +465,10 @@ Status CableSystem::ConstraintAccelerationTerm(double t, const VecX& q, const Ve
 }
 
 Status CableSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {
-  const VecX q0 = InitialPositions();
   std::vector<Eigen::Triplet<double>> entries;
   for (size_t r = 0; r < model_.fixed.size(); ++r) {
-    c(r) = q(model_.fixed[r]) - q0(model_.fixed[r]);
+    const int i = model_.fixed[r];  // a node's coordinate (Validate)
+    c(r) = q(i) - model_.nodes(i / 4, i % 4);
     entries.emplace_back(int(r), model_.fixed[r], 1.0);
   }
   int row = int(model_.fixed.size());

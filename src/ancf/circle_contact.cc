@@ -30,21 +30,24 @@ T Dot(const V2<T>& a, const V2<T>& b) {
 // A segment's kinematics (eq. 14-19, 22-24) on values or duals.
 template <class T>
 struct Kinematics {
+  std::array<double, 4> s0, s1;  // the shape functions at the chord's ends
   T rho, gap, normal_rate, tangential_rate;
   T position;  // x_curStick = sigma r alpha - rho |chord| [m]: grows as the belt slides along
-               // the chord relative to the circle's surface
+               // the chord relative to the circle's surface; only `with_position`
   V2<T> arm, normal, tangent;  // arm = P - centre
 };
 
 template <class T>
 Kinematics<T> SegmentKinematics(const ContactLaw& law, const CircleState& circle, double length,
                                 int s, const std::array<T, 8>& q, const std::array<T, 8>& v,
-                                const T& angle, const T& rate) {
+                                const T& angle, const T& rate, bool with_position) {
   using std::atan2;
   using std::sqrt;
   const double step = length / law.segments;
-  const std::array<double, 4> s0 = Shape(s * step, length, 0),
-                              s1 = Shape((s + 1) * step, length, 0);
+  Kinematics<T> k;
+  k.s0 = Shape(s * step, length, 0);
+  k.s1 = Shape((s + 1) * step, length, 0);
+  const std::array<double, 4>&s0 = k.s0, &s1 = k.s1;
   V2<T> p0 = {T(0.0), T(0.0)}, p1 = p0, u0 = p0, u1 = p0;
   for (int i = 0; i < 4; ++i)
     for (int c = 0; c < 2; ++c) {
@@ -56,7 +59,6 @@ Kinematics<T> SegmentKinematics(const ContactLaw& law, const CircleState& circle
   const V2<T> chord = {p1[0] - p0[0], p1[1] - p0[1]};
   const V2<T> to_centre = {circle.centre.x() - p0[0], circle.centre.y() - p0[1]};
   const T squared = Dot(chord, chord), chord_length = sqrt(squared);
-  Kinematics<T> k;
   k.rho = Dot(to_centre, chord) / squared;
   if (Value(k.rho) < 0.0) k.rho = T(0.0);
   if (Value(k.rho) > 1.0) k.rho = T(1.0);
@@ -71,6 +73,7 @@ Kinematics<T> SegmentKinematics(const ContactLaw& law, const CircleState& circle
       (1.0 - k.rho) * u0[1] + k.rho * u1[1] - rate * k.arm[0] - circle.velocity.y()};
   k.normal_rate = Dot(relative, k.normal);
   k.tangential_rate = Dot(relative, k.tangent);
+  if (!with_position) return k;
   const double sigma =
       Value(k.arm[0]) * Value(k.tangent[1]) - Value(k.arm[1]) * Value(k.tangent[0]) >= 0.0 ? 1.0
                                                                                            : -1.0;
@@ -155,7 +158,7 @@ struct Loads {
 };
 
 template <class T>
-Loads<T> SegmentLoads(const ContactLaw& law, const CircleState& circle, double length, int s,
+Loads<T> SegmentLoads(const ContactLaw& law, const CircleState& circle, double length,
                       const SegmentState& state, const Kinematics<T>& k, const T& normal_rate,
                       const T& tangential_rate) {
   Loads<T> out;
@@ -175,11 +178,8 @@ Loads<T> SegmentLoads(const ContactLaw& law, const CircleState& circle, double l
   // The force on the belt at P and its share at the chord's ends.
   const T fx = area * (out.pressure * k.normal[0] - out.friction * k.tangent[0]);
   const T fy = area * (out.pressure * k.normal[1] - out.friction * k.tangent[1]);
-  const double step = length / law.segments;
-  const std::array<double, 4> s0 = Shape(s * step, length, 0),
-                              s1 = Shape((s + 1) * step, length, 0);
   for (int i = 0; i < 4; ++i) {
-    const T w = (1.0 - k.rho) * s0[i] + k.rho * s1[i];
+    const T w = (1.0 - k.rho) * k.s0[i] + k.rho * k.s1[i];
     out.f[2 * i] = -(w * fx);
     out.f[2 * i + 1] = -(w * fy);
   }
@@ -195,15 +195,11 @@ std::array<double, 8> Values(const ElementVector& x) {
 
 // d(rate)/d(v, circle rate) of the contact point's relative velocity along `direction`
 // (eq. 17: (1 - rho) u0 + rho u1 + rate x arm, dotted with the direction).
-Eigen::Matrix<double, 9, 1> RateGradient(const Kinematics<double>& k, double length, int s,
-                                         int segments, const V2<double>& direction) {
-  const double step = length / segments;
-  const std::array<double, 4> s0 = Shape(s * step, length, 0),
-                              s1 = Shape((s + 1) * step, length, 0);
+Eigen::Matrix<double, 9, 1> RateGradient(const Kinematics<double>& k, const V2<double>& direction) {
   Eigen::Matrix<double, 9, 1> g;
   for (int i = 0; i < 4; ++i)
     for (int c = 0; c < 2; ++c)
-      g(2 * i + c) = ((1.0 - k.rho) * s0[i] + k.rho * s1[i]) * direction[c];
+      g(2 * i + c) = ((1.0 - k.rho) * k.s0[i] + k.rho * k.s1[i]) * direction[c];
   g(8) = k.arm[1] * direction[0] - k.arm[0] * direction[1];
   return g;
 }
@@ -217,10 +213,12 @@ SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& cir
   if (state.gap > 0.0) return out;
   const double area = law.width * length / law.segments;
   const std::array<double, 8> vd = Values(v);
-  const Kinematics<double> kv =
-      SegmentKinematics(law, circle, length, s, Values(q), vd, circle.angle, circle.rate);
+  // x_curStick only for a bristle that sticks (SegmentLoads).
+  const bool with_position = state.slip == 0 && law.bristle_stiffness > 0.0;
+  const Kinematics<double> kv = SegmentKinematics(law, circle, length, s, Values(q), vd,
+                                                  circle.angle, circle.rate, with_position);
   const Loads<double> values =
-      SegmentLoads(law, circle, length, s, state, kv, kv.normal_rate, kv.tangential_rate);
+      SegmentLoads(law, circle, length, state, kv, kv.normal_rate, kv.tangential_rate);
   for (int i = 0; i < 9; ++i) out.f(i) = values.f[i];
   out.normal = area * values.pressure;
   out.tangential = -area * values.friction;
@@ -235,13 +233,13 @@ SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& cir
     qd[i] = D::Variable(q(i), i);
     vc[i] = D(v(i));
   }
-  const Kinematics<D> k = SegmentKinematics(law, circle, length, s, qd, vc,
-                                            D::Variable(circle.angle, 8), D(circle.rate));
+  const Kinematics<D> k = SegmentKinematics(
+      law, circle, length, s, qd, vc, D::Variable(circle.angle, 8), D(circle.rate), with_position);
   const Loads<D> duals =
-      SegmentLoads(law, circle, length, s, state, k, k.normal_rate + D::Variable(0.0, kNormalRate),
+      SegmentLoads(law, circle, length, state, k, k.normal_rate + D::Variable(0.0, kNormalRate),
                    k.tangential_rate + D::Variable(0.0, kTangentialRate));
-  const Eigen::Matrix<double, 9, 1> normal = RateGradient(kv, length, s, law.segments, kv.normal);
-  const Eigen::Matrix<double, 9, 1> tangent = RateGradient(kv, length, s, law.segments, kv.tangent);
+  const Eigen::Matrix<double, 9, 1> normal = RateGradient(kv, kv.normal);
+  const Eigen::Matrix<double, 9, 1> tangent = RateGradient(kv, kv.tangent);
   for (int i = 0; i < 9; ++i) {
     out.k.row(i) = duals.f[i].g.head<9>().transpose();
     out.d.row(i) = duals.f[i].g(kNormalRate) * normal.transpose() +
@@ -265,7 +263,7 @@ double UpdateSegment(const ContactLaw& law, const CircleState& circle, double le
     vd[i] = v(i);
   }
   const Kinematics<double> k =
-      SegmentKinematics(law, circle, length, s, qd, vd, circle.angle, circle.rate);
+      SegmentKinematics(law, circle, length, s, qd, vd, circle.angle, circle.rate, true);
   const double area = law.width * length / law.segments;
   const SegmentState old = state;
   const double pressure =

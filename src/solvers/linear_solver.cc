@@ -79,7 +79,7 @@ class SparseLUSolver final : public LinearSolver {
   }
 
   Status Factor(const Matrix& a) override {
-    factored_ = false;
+    factored_ = checked_ = false;
     if (Status status = CheckInput(a); !status) return status;
     SparseMatrix compressed = a.is_dense() ? SparseMatrix(a.dense().sparseView()) : a.sparse();
     compressed.makeCompressed();
@@ -111,7 +111,9 @@ class SparseLUSolver final : public LinearSolver {
     x = const_cast<Factorization&>(lu_).solve(b);
     if (Status status = CheckSolution(x); !status) return status;
     // Sparse LU reports only exactly zero pivots: a nearly singular matrix shows in the
-    // backward error of the solution.
+    // backward error of the solution, the factorization's property: checked on its first.
+    if (checked_) return Status::Ok();
+    checked_ = true;
     const double backward_error = (a_ * x - b).lpNorm<Eigen::Infinity>();
     const double scale = max_abs_entry_ * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>();
     if (backward_error > kBackwardErrorLimit * scale) {
@@ -125,7 +127,8 @@ class SparseLUSolver final : public LinearSolver {
   const char* name_;
   Factorization lu_;
   SparseMatrix a_;  // the factored matrix (compressed), for the pattern and the backward error
-  double max_abs_entry_ = 0.0;  // of a_
+  double max_abs_entry_ = 0.0;    // of a_
+  mutable bool checked_ = false;  // the backward error of a solution with this factorization
   bool analyzed_ = false;
   bool factored_ = false;
 };

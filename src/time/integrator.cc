@@ -195,6 +195,12 @@ Matrix Bordered(const Matrix& upper_left, const SparseMatrix& cq, double weight)
 // Jacobian is that of the acceleration form (seed 003 eq. 2.60-2.61):
 //   [[(1 - a_m) M + (1 - a_f) (gamma h (C + D) + beta h^2 (K + (C_q' lambda)_q)),
 //     (1 - a_f) C_q'], [C_q, 0]].
+// `m` without its explicitly stored zeros (a dense matrix as it is).
+Matrix Compact(const Matrix& m) {
+  if (m.is_dense()) return m;
+  return Matrix(SparseMatrix(m.sparse().pruned(0.0, 0.0)));
+}
+
 class StepModel final : public solvers::ResidualModel {
  public:
   StepModel(SecondOrderSystem& system, const Weights& weights, bool discrete_gradient,
@@ -204,7 +210,9 @@ class StepModel final : public solvers::ResidualModel {
         discrete_gradient_(discrete_gradient),
         units_(units),
         n_(system.size()),
-        m_(system.constraint_count()) {}
+        m_(system.constraint_count()),
+        mass_product_(Compact(system.mass())),
+        damping_product_(Compact(system.damping())) {}
 
   int size() const override { return n_ + m_; }
 
@@ -255,7 +263,7 @@ class StepModel final : public solvers::ResidualModel {
       return status;
     }
     JD_CHECK(internal_.size() == n_, "SecondOrderSystem::InternalForce: f must have size()");
-    viscous_ = system_.damping() * v_;
+    viscous_ = damping_product_ * v_;
     if (Status status = EvaluateConfigurationLoad(jacobian != nullptr); !status) return status;
     if (Status status = EvaluateInertia(jacobian != nullptr); !status) return status;
     residual.resize(n_ + m_);
@@ -323,7 +331,7 @@ class StepModel final : public solvers::ResidualModel {
   // generalized-alpha alike); with a constant mass both forms agree.
   Status EvaluateInertia(bool tangents) {
     if (!system_.mass_varies()) {
-      inertia_ = system_.mass() * a_;
+      inertia_ = mass_product_ * a_;
       inertia_term_ = w_.mass_new * inertia_;
       return Status::Ok();
     }
@@ -403,6 +411,9 @@ class StepModel final : public solvers::ResidualModel {
   const bool discrete_gradient_;
   const Units& units_;
   const int n_, m_;
+  // M and C without the explicit zeros of their pattern (a cable's contact couplings), for
+  // the products of every evaluation.
+  const Matrix mass_product_, damping_product_;
 
   const State* start_ = nullptr;
   double h_ = 0.0, t_ = 0.0, beta_h2_ = 0.0, gamma_h_ = 0.0;
