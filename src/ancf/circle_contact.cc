@@ -32,8 +32,9 @@ template <class T>
 struct Kinematics {
   std::array<double, 4> s0, s1;  // the shape functions at the chord's ends
   T rho, gap, normal_rate, tangential_rate;
-  T position;  // x_curStick = sigma r alpha - rho |chord| [m]: grows as the belt slides along
-               // the chord relative to the circle's surface; only `with_position`
+  T position;  // x_curStick = sigma r alpha - rho L_seg [m] (ContactLaw::stick_length): grows
+               // as the belt slides along the chord relative to the circle's surface; only
+               // `with_position`
   V2<T> arm, normal, tangent;  // arm = P - centre
 };
 
@@ -77,7 +78,8 @@ Kinematics<T> SegmentKinematics(const ContactLaw& law, const CircleState& circle
   const double sigma =
       Value(k.arm[0]) * Value(k.tangent[1]) - Value(k.arm[1]) * Value(k.tangent[0]) >= 0.0 ? 1.0
                                                                                            : -1.0;
-  k.position = sigma * circle.radius * (atan2(k.arm[1], k.arm[0]) - angle) - k.rho * chord_length;
+  const T along = law.stick_length == StickLength::kReference ? k.rho * step : k.rho * chord_length;
+  k.position = sigma * circle.radius * (atan2(k.arm[1], k.arm[0]) - angle) - along;
   return k;
 }
 

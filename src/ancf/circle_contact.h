@@ -34,6 +34,11 @@ SegmentGap ChordGap(const Vec2& p0, const Vec2& p1, const Vec2& centre, double r
 // r((s + 1) L / n_s).
 std::pair<Vec2, Vec2> Chord(const ElementVector& q, double length, int s, int segments);
 
+// The segment length L_seg in the sticking position x_curStick = x_c,p + rho L_seg (seed 002
+// eq. 22-24): the reference one (the seed's and Exudyn's: "the axial stretch is not
+// considered") or the chord's current length (follows the stretch).
+enum class StickLength { kReference, kCurrent };
+
 // The contact law of seed 002 per unit contact area (the belt's width times the segment's
 // length): the normal pressure k_c (-g) - d_c v_n (eq. 9, n = 1) and the bristle friction
 // mu_k dx_stick + mu_v v_t, limited by Coulomb's mu p (eq. 20-21).
@@ -46,6 +51,7 @@ struct ContactLaw {
   double bristle_stiffness = 0.0;  // mu_k [N/m^3], >= 0
   double velocity_penalty = 0.0;   // mu_v [N s/m^3], >= 0
   int segments = 4;                // n_s per element, >= 1
+  StickLength stick_length = StickLength::kReference;
 };
 
 // A segment's data variables of the post-Newton step (eq. 26), fixed during Newton.

@@ -74,6 +74,10 @@ ancf::ContactLaw ReadContact(const ModelNode& n) {
   c.bristle_stiffness = n.Double("bristle_stiffness", 0.0, NonNegative());
   c.velocity_penalty = n.Double("velocity_penalty", 0.0, NonNegative());
   c.segments = n.Int("segments", 4, InRange(1, 64));
+  if (n.Has("stick_length"))
+    c.stick_length = n.Enum<ancf::StickLength>(
+        "stick_length",
+        {{"reference", ancf::StickLength::kReference}, {"current", ancf::StickLength::kCurrent}});
   n.Finish();
   return c;
 }

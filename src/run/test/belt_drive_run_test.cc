@@ -4,7 +4,7 @@
 //     P2's balance I alpha = belt torque - c omega, the belt torque on P2 against the span
 //     forces (F1 - F2) r (eq. 38), the pressure on the wrapped arcs N / (R b) (membrane
 //     equilibrium); the result files;
-//   - the nominal run to t = 2.45 s (label long, about 2 minutes) against seed 002 table 4
+//   - the nominal run to t = 2.45 s (label long, about 5 minutes) against seed 002 table 4
 //     within 1 %, the balance of eq. 38 within 0.5 % and each pulley's slip arc against
 //     the capstan formula within 5 %;
 // and the quasi-static circle pressed onto a beam (examples/belt_drive/circle_on_beam.yaml,
