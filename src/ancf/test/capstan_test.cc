@@ -24,75 +24,16 @@ ContactLaw Law() {
           .segments = 4};
 }
 
-// The segment forces' tangents against central differences in stick, slip and at first
-// contact.
-void SegmentTangentsMatchDifferences(const ContactLaw& law) {
-  const double r = 0.1, length = 0.02;
-  // An element on the circle's top, pressed in by 5 um, moving and the circle turning.
-  ElementVector q, v;
-  const double a0 = 1.2, a1 = a0 - length / r, rb = r - 5e-6;
-  q << rb * std::cos(a0), rb * std::sin(a0), std::sin(a0), -std::cos(a0), rb * std::cos(a1),
-      rb * std::sin(a1), std::sin(a1), -std::cos(a1);
-  v << 0.3, -0.1, 0.02, 0.01, 0.31, -0.12, -0.01, 0.02;
-  const CircleState circle{Vec2::Zero(), r, 0.4, 2.5};
-  for (const SegmentState state : {SegmentState{-1e-6, -2, 0.0}, SegmentState{-1e-6, 0, 0.0123},
-                                   SegmentState{-1e-6, 1, 0.0}}) {
-    const SegmentForces at = SegmentContactForces(law, circle, length, 1, state, q, v);
-    EXPECT_GT(at.normal, 0.0);
-    // Steps: 1e-9 in positions (the penalty's 1e9 N/m^3), 1e-5 in rates (linear in them).
-    const double h = 1e-9, hv = 1e-5;
-    Eigen::Matrix<double, 9, 9> k, d;
-    for (int j = 0; j < 9; ++j) {
-      ElementVector qp = q, qm = q, vp = v, vm = v;
-      CircleState cp = circle, cm = circle, rp = circle, rm = circle;
-      if (j < 8) {
-        qp(j) += h, qm(j) -= h, vp(j) += hv, vm(j) -= hv;
-      } else {
-        cp.angle += h, cm.angle -= h, rp.rate += hv, rm.rate -= hv;
-      }
-      k.col(j) = (SegmentContactForces(law, cp, length, 1, state, qp, v).f -
-                  SegmentContactForces(law, cm, length, 1, state, qm, v).f) /
-                 (2 * h);
-      d.col(j) = (SegmentContactForces(law, rp, length, 1, state, q, vp).f -
-                  SegmentContactForces(law, rm, length, 1, state, q, vm).f) /
-                 (2 * hv);
-    }
-    EXPECT_LT((at.k - k).lpNorm<Eigen::Infinity>(), 1e-5 * k.lpNorm<Eigen::Infinity>())
-        << "slip state " << state.slip;
-    EXPECT_LT((at.d - d).lpNorm<Eigen::Infinity>(), 1e-5 * d.lpNorm<Eigen::Infinity>())
-        << "slip state " << state.slip;
-  }
-}
-
-TEST(CircleContact, SegmentForceTangentsMatchDifferences) {
-  for (const StickLength length : {StickLength::kReference, StickLength::kCurrent}) {
-    ContactLaw law = Law();
-    law.stick_length = length;
-    SegmentTangentsMatchDifferences(law);
-  }
-}
-
-// A moving circle: the forces on (element, angle, centre) from MovingCentre against central
-// differences in all 11 positions (the centre moved) and rates (the centre's velocity).
-TEST(CircleContact, MovingCentreForcesMatchDifferences) {
-  const ContactLaw law = Law();
-  const double r = 0.1, length = 0.02, a0 = 1.2, a1 = a0 - length / r, rb = r - 5e-6;
-  const Vec2 centre(0.3, -0.2);
-  ElementVector q, v;
-  q << rb * std::cos(a0), rb * std::sin(a0), std::sin(a0), -std::cos(a0), rb * std::cos(a1),
-      rb * std::sin(a1), std::sin(a1), -std::cos(a1);
-  for (int i : {0, 4}) q.segment<2>(i) += centre;
-  v << 0.3, -0.1, 0.02, 0.01, 0.31, -0.12, -0.01, 0.02;
-  const CircleState circle{centre, r, 0.4, 2.5, Vec2(0.05, -0.03)};
-  const SegmentState state{-1e-6, 0, 0.0123};
-  const auto forces = [&](const ElementVector& qe, const ElementVector& ve, const CircleState& c) {
-    return MovingCentre(SegmentContactForces(law, c, length, 1, state, qe, ve));
-  };
-  const CentreForces at = forces(q, v, circle);
-  EXPECT_NEAR(at.f.segment<2>(9).norm(), (at.f.segment<2>(0) + at.f.segment<2>(4)).norm(), 1e-12);
+// K and D of the forces of a segment (N = 9: on the element and the circle's angle; 11: and
+// its centre) by central differences: steps of 1e-9 in positions (the penalty's 1e9 N/m^3),
+// 1e-5 in rates (the forces are linear in them).
+template <int N, class Forces>
+std::pair<Eigen::Matrix<double, N, N>, Eigen::Matrix<double, N, N>> Differences(
+    const Forces& forces, const ElementVector& q, const ElementVector& v,
+    const CircleState& circle) {
   const double h = 1e-9, hv = 1e-5;
-  Eigen::Matrix<double, 11, 11> k, d;
-  for (int j = 0; j < 11; ++j) {
+  Eigen::Matrix<double, N, N> k, d;
+  for (int j = 0; j < N; ++j) {
     ElementVector qp = q, qm = q, vp = v, vm = v;
     CircleState cp = circle, cm = circle, rp = circle, rm = circle;
     if (j < 8) {
@@ -106,6 +47,61 @@ TEST(CircleContact, MovingCentreForcesMatchDifferences) {
     k.col(j) = (forces(qp, v, cp).f - forces(qm, v, cm).f) / (2 * h);
     d.col(j) = (forces(q, vp, rp).f - forces(q, vm, rm).f) / (2 * hv);
   }
+  return {k, d};
+}
+
+// An element on the circle's top, pressed in by 5 um, moving, and the circle turning.
+void PressedElement(const Vec2& centre, double r, double length, ElementVector& q,
+                    ElementVector& v) {
+  const double a0 = 1.2, a1 = a0 - length / r, rb = r - 5e-6;
+  q << rb * std::cos(a0), rb * std::sin(a0), std::sin(a0), -std::cos(a0), rb * std::cos(a1),
+      rb * std::sin(a1), std::sin(a1), -std::cos(a1);
+  for (int i : {0, 4}) q.segment<2>(i) += centre;
+  v << 0.3, -0.1, 0.02, 0.01, 0.31, -0.12, -0.01, 0.02;
+}
+
+// The segment forces' tangents against central differences in stick, slip and at first
+// contact, with either sticking length.
+TEST(CircleContact, SegmentForceTangentsMatchDifferences) {
+  const double r = 0.1, length = 0.02;
+  ElementVector q, v;
+  PressedElement(Vec2::Zero(), r, length, q, v);
+  const CircleState circle{Vec2::Zero(), r, 0.4, 2.5};
+  for (const StickLength stick : {StickLength::kReference, StickLength::kCurrent})
+    for (const SegmentState state : {SegmentState{-1e-6, -2, 0.0}, SegmentState{-1e-6, 0, 0.0123},
+                                     SegmentState{-1e-6, 1, 0.0}}) {
+      ContactLaw law = Law();
+      law.stick_length = stick;
+      const auto forces = [&](const ElementVector& qe, const ElementVector& ve,
+                              const CircleState& c) {
+        return SegmentContactForces(law, c, length, 1, state, qe, ve);
+      };
+      const SegmentForces at = forces(q, v, circle);
+      EXPECT_GT(at.normal, 0.0);
+      const auto [k, d] = Differences<9>(forces, q, v, circle);
+      EXPECT_LT((at.k - k).lpNorm<Eigen::Infinity>(), 1e-5 * k.lpNorm<Eigen::Infinity>())
+          << "slip state " << state.slip;
+      EXPECT_LT((at.d - d).lpNorm<Eigen::Infinity>(), 1e-5 * d.lpNorm<Eigen::Infinity>())
+          << "slip state " << state.slip;
+    }
+}
+
+// A moving circle: the forces on (element, angle, centre) from MovingCentre against central
+// differences in all 11 positions (the centre moved) and rates (the centre's velocity).
+TEST(CircleContact, MovingCentreForcesMatchDifferences) {
+  const ContactLaw law = Law();
+  const double r = 0.1, length = 0.02;
+  const Vec2 centre(0.3, -0.2);
+  ElementVector q, v;
+  PressedElement(centre, r, length, q, v);
+  const CircleState circle{centre, r, 0.4, 2.5, Vec2(0.05, -0.03)};
+  const SegmentState state{-1e-6, 0, 0.0123};
+  const auto forces = [&](const ElementVector& qe, const ElementVector& ve, const CircleState& c) {
+    return MovingCentre(SegmentContactForces(law, c, length, 1, state, qe, ve));
+  };
+  const CentreForces at = forces(q, v, circle);
+  EXPECT_NEAR(at.f.segment<2>(9).norm(), (at.f.segment<2>(0) + at.f.segment<2>(4)).norm(), 1e-12);
+  const auto [k, d] = Differences<11>(forces, q, v, circle);
   EXPECT_LT((at.k - k).lpNorm<Eigen::Infinity>(), 1e-5 * k.lpNorm<Eigen::Infinity>());
   EXPECT_LT((at.d - d).lpNorm<Eigen::Infinity>(), 1e-5 * d.lpNorm<Eigen::Infinity>());
 }
