@@ -237,6 +237,7 @@ CableSystem::CableSystem(CableModel model) : model_(std::move(model)) {
   }
   // The contact's data variables at the initial state (at rest), committed.
   states_.assign(model_.pulleys.size() * model_.elements.size() * model_.contact.segments, {});
+  committed_ = states_;
   const VecX q = InitialPositions(), v = VecX::Zero(n);
   PostNewtonUpdate({0.0, 1.0, &q, &v, &q, false});
   Commit();
@@ -330,16 +331,19 @@ double CableSystem::PostNewtonUpdate(const time::StepPoint& point) {
       const double length = model_.elements[e].data.length;
       const ElementVector q = ElementCoordinates(int(e), *point.q);
       const ElementVector v = ElementCoordinates(int(e), *point.v);
-      SegmentState* state = &states_[(p * model_.elements.size() + e) * law.segments];
+      const size_t first = (p * model_.elements.size() + e) * law.segments;
+      SegmentState* state = &states_[first];
+      const SegmentState* start = &committed_[first];  // at the step's start
       if (!ElementBox(q, length).Near(circle.centre, circle.radius + law.offset)) {
         for (int s = 0; s < law.segments; ++s) {  // far: open (every chord is in the box)
-          if (state[s].gap <= 0.0) error += UpdateSegment(law, circle, length, s, q, v, state[s]);
+          if (state[s].gap <= 0.0)
+            error += UpdateSegment(law, circle, length, s, q, v, start[s], state[s]);
           state[s] = {};
         }
         continue;
       }
       for (int s = 0; s < law.segments; ++s)
-        error += UpdateSegment(law, circle, length, s, q, v, state[s]);
+        error += UpdateSegment(law, circle, length, s, q, v, start[s], state[s]);
     }
   }
   return error;

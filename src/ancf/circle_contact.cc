@@ -258,7 +258,8 @@ CentreForces MovingCentre(const SegmentForces& forces) {
 }
 
 double UpdateSegment(const ContactLaw& law, const CircleState& circle, double length, int s,
-                     const ElementVector& q, const ElementVector& v, SegmentState& state) {
+                     const ElementVector& q, const ElementVector& v, const SegmentState& start,
+                     SegmentState& state) {
   std::array<double, 8> qd, vd;
   for (int i = 0; i < 8; ++i) {
     qd[i] = q(i);
@@ -270,13 +271,15 @@ double UpdateSegment(const ContactLaw& law, const CircleState& circle, double le
   const SegmentState old = state;
   const double pressure =
       std::abs(-law.normal_stiffness * k.gap - law.normal_damping * k.normal_rate);
-  double bristle = law.velocity_penalty * k.tangential_rate;  // f_t^(lin) per area
-  if (old.gap <= 0.0 && old.slip != -2 && law.bristle_stiffness > 0.0)
-    bristle += law.bristle_stiffness * Wrap(k.position - old.stick_reference, circle.radius);
+  double bristle = law.velocity_penalty * k.tangential_rate;     // f_t^(lin) per area
+  const bool in_contact = start.gap <= 0.0 && start.slip != -2;  // at the step's start
+  if (in_contact && law.bristle_stiffness > 0.0)
+    bristle += law.bristle_stiffness * Wrap(k.position - start.stick_reference, circle.radius);
   state.gap = k.gap;
+  state.stick_reference = start.stick_reference;
   if (k.gap > 0.0) {
     state.slip = -2;
-  } else if (old.gap > 0.0 || old.slip == -2) {  // first contact: sticks where it is
+  } else if (!in_contact) {  // first contact: sticks where it is
     state.slip = 0;
     state.stick_reference = k.position;
   } else if (std::abs(bristle) > law.friction * pressure) {

@@ -100,11 +100,15 @@ struct CentreForces {
 CentreForces MovingCentre(const SegmentForces& forces);
 
 // The post-Newton step of one segment (seed 002 fig. 5) at the converged state: the new
-// data variables (contact from the gap's sign; first contact sticks at the current position;
-// in contact it sticks while the bristle force stays within mu p, else slips with its
-// reference moved to the slip limit) and the switching error [N] (eq. 27-29): k_c |dg| A
-// when the gap changed sign, | |f_t| - mu p | A when the stick-slip state changed.
+// data variables `state` (contact from the gap's sign; first contact sticks at the current
+// position; in contact it sticks while the bristle force stays within mu p, else slips with
+// its reference moved to the slip limit) and the switching error [N] (eq. 27-29) against the
+// last pass's `state`: k_c |dg| A when the gap changed sign, | |f_t| - mu p | A when the
+// stick-slip state changed. The bristle is measured from `start`, the data variables at the
+// step's start (as Exudyn's): every pass of a step decides from the same reference, not from
+// one a previous pass moved.
 double UpdateSegment(const ContactLaw& law, const CircleState& circle, double length, int s,
-                     const ElementVector& q, const ElementVector& v, SegmentState& state);
+                     const ElementVector& q, const ElementVector& v, const SegmentState& start,
+                     SegmentState& state);
 
 }  // namespace jointdyn::ancf
