@@ -139,13 +139,14 @@ time::TransientResult QuasiStatic(CableSystem& system, const time::IntegratorOpt
     if (Status status = EquilibriumAt(system, o, t_next, trial, r); !status) {
       system.Rollback();
       ++r.rejected_steps;
-      if (step > 0 && ++cuts <= o.max_step_cuts) {
+      if (step > 0 && cuts < o.max_step_cuts) {
+        ++cuts;
         dt *= 0.5;
         continue;
       }
       r.status = Status::Failure("quasi-static step " + std::to_string(step) +
                                  " to t = " + FormatValue(t_next) + " s (after " +
-                                 std::to_string(cuts - 1) + " halvings): " + status.message);
+                                 std::to_string(cuts) + " halvings): " + status.message);
       break;
     }
     system.Commit();

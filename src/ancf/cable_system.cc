@@ -159,8 +159,8 @@ void CableModel::Validate() const {
             FormatValue(p.radius), "must be > 0");
     for (const auto& [key, value] :
          {std::pair{"inertia", p.inertia}, std::pair{"damping", p.damping},
-          std::pair{"mass", p.mass}, std::pair{"stiffness", p.centre_stiffness},
-          std::pair{"centre_damping", p.centre_damping}})
+          std::pair{"moving.mass", p.mass}, std::pair{"moving.stiffness", p.centre_stiffness},
+          std::pair{"moving.damping", p.centre_damping}})
       Require(value >= 0.0 && std::isfinite(value), Item("pulleys", i, key), FormatValue(value),
               "must be >= 0");
     Require(p.centre.allFinite(), Item("pulleys", i, "centre"), "", "must be finite");

@@ -242,7 +242,7 @@ TEST(CableModel, RejectsBadInput) {
   bad = m;
   bad.pulleys = {{.radius = 0.1, .moves = true, .centre_stiffness = -1.0}};
   bad.contact.normal_stiffness = 1e9;
-  EXPECT_EQ(rule_of(bad), "pulleys[0].stiffness = -1: must be >= 0");
+  EXPECT_EQ(rule_of(bad), "pulleys[0].moving.stiffness = -1: must be >= 0");
 }
 
 }  // namespace

@@ -70,6 +70,22 @@ TEST(RunFailure, BeltDriveStopsAtTheStepThatFailed) {
   EXPECT_EQ(summary["accepted_steps"], 0);
 }
 
+TEST(RunFailure, QuasiStaticBeltDriveStopsAfterItsHalvings) {
+  const auto [outcome, summary, out] = RunFailingModel("belt_drive_quasi_static");
+  EXPECT_EQ(outcome.message.rfind("quasi-static step 1 to t = 0.025 s (after 1 halvings): ", 0), 0u)
+      << outcome.message;
+  EXPECT_NE(outcome.message.find("Newton iteration 3: no convergence"), std::string::npos);
+  std::ifstream csv(out / "belt_drive.csv");
+  std::string header, initial, none;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("time,angle_C,omega_C,torque_C,x_C,y_C,Fx_C,Fy_C", 0), 0u) << header;
+  EXPECT_TRUE(std::getline(csv, initial));  // the equilibrium at t = 0
+  EXPECT_EQ(initial.rfind("0,", 0), 0u) << initial;
+  EXPECT_FALSE(std::getline(csv, none));
+  EXPECT_EQ(summary["accepted_steps"], 0);
+  EXPECT_EQ(summary["rejected_steps"], 2);
+}
+
 TEST(RunFailure, HarmonicKeepsThePointsBeforeTheFailure) {
   const auto [outcome, summary, out] = RunFailingModel("harmonic_step_below_min");
   EXPECT_EQ(outcome.message.rfind("level 1: continuation step below min_step at omega = ", 0), 0u)
