@@ -55,18 +55,24 @@ TEST(RunFailure, StopsCleanlyAndKeepsTheResultsSoFar) {
 // tests/failing_models/harmonic_step_below_min.yaml: the continuation stops where the
 // Jenkins element starts to slip (amplitude F_s / k_t = 0.2 mm); the stuck points before it
 // are kept, and the summary counts them.
+// The samples file at `path`: its header starts with `columns`, and it holds the state at
+// t = 0 alone.
+void ExpectOnlyTheStart(const std::filesystem::path& path, const std::string& columns) {
+  std::ifstream csv(path);
+  std::string header, initial, none;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind(columns, 0), 0u) << header;
+  EXPECT_TRUE(std::getline(csv, initial));
+  EXPECT_EQ(initial.rfind("0,", 0), 0u) << initial;
+  EXPECT_FALSE(std::getline(csv, none));
+}
+
 TEST(RunFailure, BeltDriveStopsAtTheStepThatFailed) {
   const auto [outcome, summary, out] = RunFailingModel("belt_drive_newton");
   EXPECT_EQ(outcome.message.rfind("integration stopped at t = 0 s, step 1: ", 0), 0u)
       << outcome.message;
   EXPECT_NE(outcome.message.find("Newton iteration 2: no convergence"), std::string::npos);
-  std::ifstream csv(out / "belt_drive.csv");
-  std::string header, initial, none;
-  std::getline(csv, header);
-  EXPECT_EQ(header.rfind("time,angle_P1,omega_P1,torque_P1,drive_P1", 0), 0u) << header;
-  EXPECT_TRUE(std::getline(csv, initial));  // the initial state, t = 0
-  EXPECT_EQ(initial.rfind("0,", 0), 0u) << initial;
-  EXPECT_FALSE(std::getline(csv, none));
+  ExpectOnlyTheStart(out / "belt_drive.csv", "time,angle_P1,omega_P1,torque_P1,drive_P1");
   EXPECT_EQ(summary["accepted_steps"], 0);
 }
 
@@ -75,13 +81,7 @@ TEST(RunFailure, QuasiStaticBeltDriveStopsAfterItsHalvings) {
   EXPECT_EQ(outcome.message.rfind("quasi-static step 1 to t = 0.025 s (after 1 halvings): ", 0), 0u)
       << outcome.message;
   EXPECT_NE(outcome.message.find("Newton iteration 3: no convergence"), std::string::npos);
-  std::ifstream csv(out / "belt_drive.csv");
-  std::string header, initial, none;
-  std::getline(csv, header);
-  EXPECT_EQ(header.rfind("time,angle_C,omega_C,torque_C,x_C,y_C,Fx_C,Fy_C", 0), 0u) << header;
-  EXPECT_TRUE(std::getline(csv, initial));  // the equilibrium at t = 0
-  EXPECT_EQ(initial.rfind("0,", 0), 0u) << initial;
-  EXPECT_FALSE(std::getline(csv, none));
+  ExpectOnlyTheStart(out / "belt_drive.csv", "time,angle_C,omega_C,torque_C,x_C,y_C,Fx_C,Fy_C");
   EXPECT_EQ(summary["accepted_steps"], 0);
   EXPECT_EQ(summary["rejected_steps"], 2);
 }
