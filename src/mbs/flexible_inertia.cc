@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "mbs/body_matrix.h"
 
 namespace jointdyn::mbs {
 namespace {
@@ -71,38 +72,10 @@ void Force(const FlexibleInertia& b, const Kinematics& k, VecX& f) {
               k.omega * (b.h.transpose() * k.zeta_rate);
 }
 
-// A body's (3 + n) x (3 + n) matrix from its frame rows (3 x (3 + n), dense), its frame
-// columns below them (n x 3, dense) and its n x n block (sparse).
-class BodyMatrix {
- public:
-  explicit BodyMatrix(int n) : n_(n), rows_(MatX::Zero(3, 3 + n)), columns_(MatX::Zero(n, 3)) {}
-  MatX& rows() { return rows_; }
-  MatX& columns() { return columns_; }
-  solvers::SparseMatrix Build(const solvers::SparseMatrix& elastic) const {
-    std::vector<Eigen::Triplet<double>> entries;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3 + n_; ++j)
-        if (rows_(i, j) != 0.0) entries.emplace_back(i, j, rows_(i, j));
-    for (int i = 0; i < n_; ++i)
-      for (int j = 0; j < 3; ++j)
-        if (columns_(i, j) != 0.0) entries.emplace_back(3 + i, j, columns_(i, j));
-    for (int k = 0; k < elastic.outerSize(); ++k)
-      for (solvers::SparseMatrix::InnerIterator it(elastic, k); it; ++it)
-        entries.emplace_back(3 + it.row(), 3 + it.col(), it.value());
-    solvers::SparseMatrix m(3 + n_, 3 + n_);
-    m.setFromTriplets(entries.begin(), entries.end());
-    return m;
-  }
-
- private:
-  int n_;
-  MatX rows_, columns_;
-};
-
 // M(q): the coefficients of the accelerations in the force.
 solvers::SparseMatrix Mass(const FlexibleInertia& b, const Kinematics& k) {
   const int n = b.modes();
-  BodyMatrix m(n);
+  BodyMatrix m(3, n);
   m.rows().topLeftCorner<2, 2>() = k.a * b.m_ww * k.a.transpose();
   m.rows().block<2, 1>(0, 2) = k.a * k.c;
   m.rows().topRightCorner(2, n) = k.a * b.s_f;
@@ -121,7 +94,7 @@ void Tangents(const FlexibleInertia& b, const Kinematics& k, InertiaTerms& out) 
   const Vec2 sw = kS * k.w;
   const MatX c1t = b.c1.transpose(), sft = b.s_f.transpose();
   const VecX hz = b.h * k.zeta_rate;
-  BodyMatrix q(n), v(n);
+  BodyMatrix q(3, n), v(3, n);
   // f_R = A f_w.
   const Vec2 fw_theta = b.m_ww * (-kS * k.aw - k.omega * k.w) - k.omega * kS * b.m_ww * sw;
   q.rows().block<2, 1>(0, 2) = k.a * kS * BodyFrameForce(b, k) + k.a * fw_theta;

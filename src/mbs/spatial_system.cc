@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "mbs/consistent_state.h"
+#include "mbs/euler_parameters.h"
 #include "mbs/local.h"
 
 namespace jointdyn::mbs::spatial {
@@ -16,65 +17,6 @@ constexpr int kTime = 2 * kSlot;  // a driver's motion f(t)
 constexpr int kIntermediate = kTime + 1;
 using J = Jet<kIntermediate>;
 using Local = LocalCoordinates<kIntermediate>;
-
-template <class T>
-using V3 = std::array<T, 3>;
-template <class T>
-using V4 = std::array<T, 4>;
-
-template <class T>
-T Dot(const V3<T>& a, const V3<T>& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-template <class T>
-V3<T> Difference(const V3<T>& a, const V3<T>& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-
-// A(p) u for a constant u: (2 p0^2 - 1) u + 2 e (e.u) + 2 p0 (e x u).
-template <class T>
-V3<T> Rotate(const V4<T>& p, const Vec3& u) {
-  const T eu = u(0) * p[1] + u(1) * p[2] + u(2) * p[3];
-  const T s = 2.0 * (p[0] * p[0]) - 1.0;
-  const V3<T> e_cross_u = {u(2) * p[2] - u(1) * p[3], u(0) * p[3] - u(2) * p[1],
-                           u(1) * p[1] - u(0) * p[2]};
-  V3<T> r;
-  for (int k = 0; k < 3; ++k) r[k] = u(k) * s + 2.0 * (p[k + 1] * eu) + 2.0 * (p[0] * e_cross_u[k]);
-  return r;
-}
-
-// G'(p) x = -x0 e - e x x_v + p0 x_v (w' = 2 G'(p) dp/dt: the body-frame angular velocity).
-template <class T>
-V3<T> GBar(const V4<T>& p, const V4<T>& x) {
-  const V3<T> e = {p[1], p[2], p[3]}, xv = {x[1], x[2], x[3]};
-  return {-(x[0] * e[0]) - (e[1] * xv[2] - e[2] * xv[1]) + p[0] * xv[0],
-          -(x[0] * e[1]) - (e[2] * xv[0] - e[0] * xv[2]) + p[0] * xv[1],
-          -(x[0] * e[2]) - (e[0] * xv[1] - e[1] * xv[0]) + p[0] * xv[2]};
-}
-
-// G'(p)^T y = (-e.y, e x y + p0 y).
-template <class T>
-V4<T> GBarTranspose(const V4<T>& p, const V3<T>& y) {
-  const V3<T> e = {p[1], p[2], p[3]};
-  return {-Dot(e, y), e[1] * y[2] - e[2] * y[1] + p[0] * y[0],
-          e[2] * y[0] - e[0] * y[2] + p[0] * y[1], e[0] * y[1] - e[1] * y[0] + p[0] * y[2]};
-}
-
-template <class T>
-V3<T> Times(const Mat3& m, const V3<T>& x) {
-  V3<T> r;
-  for (int i = 0; i < 3; ++i) r[i] = m(i, 0) * x[0] + m(i, 1) * x[1] + m(i, 2) * x[2];
-  return r;
-}
-
-// The Euler parameters of a rotation matrix (p0 >= 0).
-Eigen::Vector4d EulerParameters(const Mat3& rotation) {
-  Eigen::Quaterniond quaternion(rotation);
-  quaternion.normalize();
-  Eigen::Vector4d p(quaternion.w(), quaternion.x(), quaternion.y(), quaternion.z());
-  return p(0) < 0.0 ? Eigen::Vector4d(-p) : p;
-}
 
 V4<double> Values4(const VecX& x, int first) {
   return {x(first), x(first + 1), x(first + 2), x(first + 3)};
@@ -326,15 +268,8 @@ Status SpatialSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX&
       if (d_dv) d_dv->dense().block<1, 4>(first + 3 + k, first + 3) = force.g.tail<4>().transpose();
     }
     if (!mass) continue;
-    const V4<double> pd = Values4(q, first + 3);
-    Eigen::Matrix<double, 3, 4> g_bar;
-    for (int k = 0; k < 4; ++k) {
-      V4<double> unit = {0.0, 0.0, 0.0, 0.0};
-      unit[k] = 1.0;
-      const V3<double> column = GBar(pd, unit);
-      g_bar.col(k) << column[0], column[1], column[2];
-    }
     const Eigen::Vector4d pv = q.segment<4>(first + 3);
+    const Eigen::Matrix<double, 3, 4> g_bar = GBarMatrix(pv);
     mass->dense().block<4, 4>(first + 3, first + 3) =
         4.0 * g_bar.transpose() * body.inertia * g_bar + c * pv * pv.transpose();
   }
@@ -465,13 +400,7 @@ Vec3 SpatialSystem::MarkerVelocity(const VecX& q, const VecX& v, int marker) con
 }
 
 Mat3 SpatialSystem::Orientation(int body, const VecX& q) const {
-  const V4<double> p = Values4(q, first_[body] + 3);
-  Mat3 a;
-  for (int k = 0; k < 3; ++k) {
-    const V3<double> column = Rotate(p, Vec3::Unit(k));
-    a.col(k) << column[0], column[1], column[2];
-  }
-  return a;
+  return RotationMatrix(q.segment<4>(first_[body] + 3));
 }
 
 Vec3 SpatialSystem::AngularVelocity(int body, const VecX& q, const VecX& v) const {

@@ -1,0 +1,41 @@
+// A flexible body's (f + n) x (f + n) matrix (its mass or an inertia tangent) from its
+// frame rows (f x (f + n), dense), its frame columns below them (n x f, dense) and its
+// n x n elastic block (sparse: an unreduced body's is as sparse as its FE mass matrix); f
+// the frame's coordinates (3 planar, 7 spatial).
+#pragma once
+
+#include <vector>
+
+#include "core/types.h"
+#include "solvers/matrix.h"
+
+namespace jointdyn::mbs {
+
+class BodyMatrix {
+ public:
+  BodyMatrix(int frame, int n)
+      : frame_(frame), n_(n), rows_(MatX::Zero(frame, frame + n)), columns_(MatX::Zero(n, frame)) {}
+  MatX& rows() { return rows_; }
+  MatX& columns() { return columns_; }
+  solvers::SparseMatrix Build(const solvers::SparseMatrix& elastic) const {
+    std::vector<Eigen::Triplet<double>> entries;
+    for (int i = 0; i < frame_; ++i)
+      for (int j = 0; j < frame_ + n_; ++j)
+        if (rows_(i, j) != 0.0) entries.emplace_back(i, j, rows_(i, j));
+    for (int i = 0; i < n_; ++i)
+      for (int j = 0; j < frame_; ++j)
+        if (columns_(i, j) != 0.0) entries.emplace_back(frame_ + i, j, columns_(i, j));
+    for (int k = 0; k < elastic.outerSize(); ++k)
+      for (solvers::SparseMatrix::InnerIterator it(elastic, k); it; ++it)
+        entries.emplace_back(frame_ + it.row(), frame_ + it.col(), it.value());
+    solvers::SparseMatrix m(frame_ + n_, frame_ + n_);
+    m.setFromTriplets(entries.begin(), entries.end());
+    return m;
+  }
+
+ private:
+  int frame_, n_;
+  MatX rows_, columns_;
+};
+
+}  // namespace jointdyn::mbs
