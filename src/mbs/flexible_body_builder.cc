@@ -9,28 +9,34 @@ namespace jointdyn::mbs {
 namespace {
 
 using solvers::SparseMatrix;
+using spatial::PointDofs;
 
-// The in-plane role of each of the model's DOFs (mesh DOFs, then 6 per reference node).
-struct PlanarDofs {
-  std::vector<int> x, y, rz;   // DOF indices: x and y translations (same point), rotations
-  std::vector<Vec2> position;  // of each x/y pair [m]
-  int count = 0;               // all DOFs
-};
-
-PlanarDofs Classify(const fe::FeModel& model) {
-  PlanarDofs d;
+// The roles of the model's DOFs (mesh DOFs, then 6 per reference node): per point its
+// translations and rotations (spatial_flexible_inertia.h: PointDofs); a planar model's
+// points have no z translation (-1) and rotations about z only (at reference nodes).
+PointDofs Classify(const fe::FeModel& model) {
+  PointDofs d;
   const fe::DofMap& dofs = *model.dofs;
+  const int dim = model.mesh.dim;
   d.count = dofs.num_dofs();
   for (int node = 0; node < model.mesh.nodes.rows(); ++node) {
-    d.x.push_back(dofs.MeshDof(node, 0));
-    d.y.push_back(dofs.MeshDof(node, 1));
-    d.position.emplace_back(model.mesh.nodes(node, 0), model.mesh.nodes(node, 1));
+    std::array<int, 3> t = {-1, -1, -1};
+    for (int a = 0; a < dim; ++a) t[a] = dofs.MeshDof(node, a);
+    d.translation.push_back(t);
+    d.rotation.push_back({-1, -1, -1});
+    Vec3 x = Vec3::Zero();
+    x.head(dim) = model.mesh.nodes.row(node).head(dim).transpose();
+    d.position.push_back(x);
   }
   for (const fe::ReferenceNode& r : model.reference_nodes) {
-    d.x.push_back(dofs.ReferenceDof(r.name, 0));
-    d.y.push_back(dofs.ReferenceDof(r.name, 1));
-    d.rz.push_back(dofs.ReferenceDof(r.name, 5));
-    d.position.push_back(r.position.head<2>());
+    std::array<int, 3> t = {-1, -1, -1}, rotation = {-1, -1, -1};
+    for (int a = 0; a < dim; ++a) t[a] = dofs.ReferenceDof(r.name, a);
+    for (int a = 3 - (dim == 2 ? 1 : 3); a < 3; ++a) rotation[a] = dofs.ReferenceDof(r.name, 3 + a);
+    d.translation.push_back(t);
+    d.rotation.push_back(rotation);
+    Vec3 x = Vec3::Zero();
+    x.head(dim) = r.position.head(dim);
+    d.position.push_back(x);
   }
   return d;
 }
@@ -51,18 +57,6 @@ SparseMatrix FullMass(const fe::FeModel& model, int count) {
   return m;
 }
 
-// S_t: each point's displacement turned by 90 degrees (rotation DOFs 0).
-SparseMatrix TurnOperator(const PlanarDofs& d) {
-  std::vector<Eigen::Triplet<double>> entries;
-  for (size_t p = 0; p < d.x.size(); ++p) {
-    entries.emplace_back(d.x[p], d.y[p], -1.0);
-    entries.emplace_back(d.y[p], d.x[p], 1.0);
-  }
-  SparseMatrix s(d.count, d.count);
-  s.setFromTriplets(entries.begin(), entries.end());
-  return s;
-}
-
 // The rows `dofs` of all DOFs: (dofs.size() x count).
 SparseMatrix Selection(const std::vector<int>& dofs, int count) {
   std::vector<Eigen::Triplet<double>> entries;
@@ -72,10 +66,11 @@ SparseMatrix Selection(const std::vector<int>& dofs, int count) {
   return s;
 }
 
-// The x and y DOFs of points first .. last - 1, interleaved (x0, y0, x1, y1, ...).
-std::vector<int> PointDofs(const PlanarDofs& d, size_t first, size_t last) {
+// The `dim` translation DOFs of points first .. last - 1, interleaved (x0, y0, (z0,) x1, ...).
+std::vector<int> PointTranslations(const PointDofs& d, int dim, size_t first, size_t last) {
   std::vector<int> dofs;
-  for (size_t p = first; p < last; ++p) dofs.insert(dofs.end(), {d.x[p], d.y[p]});
+  for (size_t p = first; p < last; ++p)
+    dofs.insert(dofs.end(), d.translation[p].begin(), d.translation[p].begin() + dim);
   return dofs;
 }
 
@@ -94,40 +89,45 @@ SparseMatrix Symmetric(const SparseMatrix& a) {
   return 0.5 * (a + t);
 }
 
-// The translation vectors I2 (all DOFs x 2): 1 at the x and y DOFs of every point.
-MatX Translations(const PlanarDofs& d) {
-  MatX i2 = MatX::Zero(d.count, 2);
-  for (size_t p = 0; p < d.x.size(); ++p) i2(d.x[p], 0) = i2(d.y[p], 1) = 1.0;
-  return i2;
+// The translation vectors (all DOFs x dim): 1 at each point's DOF in each direction.
+MatX Translations(const PointDofs& d, int dim) {
+  MatX t = MatX::Zero(d.count, dim);
+  for (const std::array<int, 3>& p : d.translation)
+    for (int a = 0; a < dim; ++a) t(p[a], a) = 1.0;
+  return t;
 }
 
-// The centre of mass: per direction k, I2_k' M X_k / (I2_k' M I2_k), X_k the points'
-// coordinates k at their k DOFs.
-Vec2 CentreOfMass(const PlanarDofs& d, const SparseMatrix& m) {
-  const MatX m_i2 = m * Translations(d);
-  Vec2 moment = Vec2::Zero();
-  for (size_t p = 0; p < d.x.size(); ++p) {
-    moment.x() += m_i2(d.x[p], 0) * d.position[p].x();
-    moment.y() += m_i2(d.y[p], 1) * d.position[p].y();
-  }
-  return moment / m_i2.col(0).sum();
+// The centre of mass: per direction k, T_k' M X_k / (T_k' M T_k), X_k the points'
+// coordinates k at their k DOFs (zero beyond dim).
+Vec3 CentreOfMass(const PointDofs& d, int dim, const SparseMatrix& m) {
+  const MatX m_t = m * Translations(d, dim);
+  Vec3 moment = Vec3::Zero();
+  for (size_t p = 0; p < d.translation.size(); ++p)
+    for (int a = 0; a < dim; ++a) moment(a) += m_t(d.translation[p][a], a) * d.position[p](a);
+  return moment / m_t.col(0).sum();
 }
 
-// The inertia shape integrals of flexible_inertia.h for the basis `phi` on all DOFs (dense
-// or sparse), about `origin`; I2 the translations, G0 the rigid rotation field about the
-// origin.
+// The planar inertia shape integrals of flexible_inertia.h for the basis `phi` on all DOFs
+// (dense or sparse), about `origin`; I2 the translations, G0 the rigid rotation field about
+// the origin, S_t the turn of each point's displacement by 90 degrees.
 template <class Basis>
-FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const Basis& phi,
-                          const Vec2& origin) {
-  const MatX i2 = Translations(d);
+FlexibleInertia PlanarIntegrals(const PointDofs& d, const SparseMatrix& m, const Basis& phi,
+                                const Vec3& origin) {
+  const MatX i2 = Translations(d, 2);
   VecX g0 = VecX::Zero(d.count);
-  for (size_t p = 0; p < d.x.size(); ++p) {
-    const Vec2 r = d.position[p] - origin;
-    g0(d.x[p]) = -r.y();
-    g0(d.y[p]) = r.x();
+  std::vector<Eigen::Triplet<double>> turn;
+  for (size_t p = 0; p < d.translation.size(); ++p) {
+    const Vec3 r = d.position[p] - origin;
+    const int x = d.translation[p][0], y = d.translation[p][1];
+    g0(x) = -r.y();
+    g0(y) = r.x();
+    if (d.rotation[p][2] >= 0) g0(d.rotation[p][2]) = 1.0;
+    turn.emplace_back(x, y, -1.0);
+    turn.emplace_back(y, x, 1.0);
   }
-  for (const int dof : d.rz) g0(dof) = 1.0;
-  const Basis turned = TurnOperator(d) * phi;
+  SparseMatrix s_t(d.count, d.count);
+  s_t.setFromTriplets(turn.begin(), turn.end());
+  const Basis turned = s_t * phi;
   const Basis m_phi = m * phi, m_turned = m * turned;
   const VecX m_g0 = m * g0;
   FlexibleInertia b;
@@ -145,9 +145,9 @@ FlexibleInertia Integrals(const PlanarDofs& d, const SparseMatrix& m, const Basi
   return b;
 }
 
-// The displacement per unit of each coordinate: the largest |phi| at a point's x or y [m]
-// (1 for a coordinate that moves no point).
-VecX CoordinateUnits(const PlanarDofs& d, const SparseMatrix& at_points) {
+// The displacement per unit of each coordinate: the largest |phi| at a point's
+// translation [m] (1 for a coordinate that moves no point).
+VecX CoordinateUnits(const SparseMatrix& at_points) {
   VecX units = VecX::Zero(at_points.cols());
   for (int j = 0; j < at_points.outerSize(); ++j)
     for (SparseMatrix::InnerIterator it(at_points, j); it; ++it)
@@ -157,55 +157,91 @@ VecX CoordinateUnits(const PlanarDofs& d, const SparseMatrix& at_points) {
   return units;
 }
 
+// What differs between a planar and a spatial body: the dimension, its integrals and the
+// components of a node markers sit on.
+template <class Body>
+struct Traits;
+
+template <>
+struct Traits<FlexibleBody> {
+  using Result = FlexibleBodyResult;
+  static constexpr int kDim = 2;
+  static constexpr std::array<int, 3> kNodeComponents = {0, 1, 5};  // ux, uy, rz
+  template <class Basis>
+  static FlexibleInertia Integrals(const PointDofs& d, const SparseMatrix& m, const Basis& phi,
+                                   const Vec3& origin) {
+    return PlanarIntegrals(d, m, phi, origin);
+  }
+};
+
+template <>
+struct Traits<spatial::FlexibleBody> {
+  using Result = spatial::FlexibleBodyResult;
+  static constexpr int kDim = 3;
+  static constexpr std::array<int, 6> kNodeComponents = {0, 1, 2, 3, 4, 5};
+  template <class Basis>
+  static spatial::FlexibleInertia Integrals(const PointDofs& d, const SparseMatrix& m,
+                                            const Basis& phi, const Vec3& origin) {
+    return spatial::InertiaIntegrals(d, m, phi, origin);
+  }
+};
+
 // The body on the elastic basis `v` on the independent DOFs (dense: reduced; sparse: the
 // unreduced body's unit DOFs).
-template <class Basis>
-FlexibleBodyResult Build(const fe::FeModel& model, const Basis& v, const FlexibleBodySpec& spec) {
-  if (model.mesh.dim != 2)
-    throw InputError("mesh", std::to_string(model.mesh.dim) + "D", "a planar body needs a 2D mesh");
-  FlexibleBodyResult result;
-  const PlanarDofs d = Classify(model);
+template <class Body, class Basis>
+typename Traits<Body>::Result Build(const fe::FeModel& model, const Basis& v,
+                                    const FlexibleBodySpec& spec) {
+  constexpr int dim = Traits<Body>::kDim;
+  if (model.mesh.dim != dim)
+    throw InputError("mesh", std::to_string(model.mesh.dim) + "D",
+                     dim == 2 ? "a planar body needs a 2D mesh" : "a spatial body needs a 3D mesh");
+  typename Traits<Body>::Result result;
+  const PointDofs d = Classify(model);
   const SparseMatrix full_mass = FullMass(model, d.count);
   const Basis phi = model.dofs->transform() * v;  // on all DOFs
-  result.centre_of_mass = CentreOfMass(d, full_mass);
+  const Vec3 centre = CentreOfMass(d, dim, full_mass);
+  result.centre_of_mass = centre.head<dim>();
 
-  auto body = std::make_shared<FlexibleBody>();
-  body->inertia = Integrals(d, full_mass, phi, result.centre_of_mass);
+  auto body = std::make_shared<Body>();
+  body->inertia = Traits<Body>::Integrals(d, full_mass, phi, centre);
   const SparseMatrix k = model.ReducedStiffness();
   body->stiffness = Symmetric(ToSparse(v.transpose() * (k * v)));
   const int nodes = static_cast<int>(model.mesh.nodes.rows());  // the mesh nodes come first
-  body->units = CoordinateUnits(d, ToSparse(Selection(PointDofs(d, 0, d.x.size()), d.count) * phi));
+  body->units = CoordinateUnits(
+      ToSparse(Selection(PointTranslations(d, dim, 0, d.translation.size()), d.count) * phi));
   for (const joint::JointOperator& joint : spec.joints) body->joints.push_back(joint.Reduced(v));
   body->joint_nodes = spec.joint_nodes;
   body->mesh = std::make_shared<fe::Mesh>(model.mesh);
-  body->mesh_positions.resize(nodes, 2);
+  body->mesh_positions.resize(nodes, dim);
   for (int p = 0; p < nodes; ++p)
-    body->mesh_positions.row(p) = (d.position[p] - result.centre_of_mass).transpose();
-  body->mesh_shapes = ToSparse(Selection(PointDofs(d, 0, nodes), d.count) * phi);
+    body->mesh_positions.row(p) = (d.position[p] - centre).head<dim>().transpose();
+  body->mesh_shapes = ToSparse(Selection(PointTranslations(d, dim, 0, nodes), d.count) * phi);
   for (const std::string& name : spec.interface) {
     const int r = model.dofs->ReferenceIndex(name);
     std::vector<int> dofs;
-    for (const int c : {0, 1, 5}) dofs.push_back(model.dofs->ReferenceDof(name, c));
-    body->nodes.push_back({name,
-                           model.reference_nodes[r].position.head<2>() - result.centre_of_mass,
+    for (const int c : Traits<Body>::kNodeComponents)
+      dofs.push_back(model.dofs->ReferenceDof(name, c));
+    body->nodes.push_back({name, (model.reference_nodes[r].position - centre).template head<dim>(),
                            MatX(Selection(dofs, d.count) * phi)});
   }
   result.body = std::move(body);
   return result;
 }
 
-// Every independent DOF but the in-plane ones (ux, uy, rz) of reference node `frame`,
-// which stays fixed in the body frame: the unreduced body's basis (independent DOFs x
-// coordinates, one 1 per column).
+// Every independent DOF but those of reference node `frame` that its frame fixes (planar
+// ux, uy, rz; spatial all six), which stays fixed in the body frame: the unreduced body's
+// basis (independent DOFs x coordinates, one 1 per column).
 SparseMatrix UnitDofSelection(const fe::FeModel& model, const std::string& frame) {
   const fe::DofMap& dofs = *model.dofs;
+  const std::vector<int> components =
+      model.mesh.dim == 2 ? std::vector<int>{0, 1, 5} : std::vector<int>{0, 1, 2, 3, 4, 5};
   std::vector<int> fixed;
-  for (const int c : {0, 1, 5}) {
+  for (const int c : components) {
     fixed.push_back(dofs.FreeIndex(dofs.ReferenceDof(frame, c)));
     if (fixed.back() < 0)
       throw InputError("interface", frame,
-                       "the frame node of an unreduced body needs independent ux, uy and rz "
-                       "(the reference node of a rigid coupling, not supported)");
+                       "the frame node of an unreduced body needs independent translations and "
+                       "rotations (the reference node of a rigid coupling, not supported)");
   }
   const int n = dofs.num_free_dofs();
   std::vector<int> kept;
@@ -214,18 +250,34 @@ SparseMatrix UnitDofSelection(const fe::FeModel& model, const std::string& frame
   return Selection(kept, n).transpose();
 }
 
+template <class Body>
+typename Traits<Body>::Result BuildUnreduced(const fe::FeModel& model,
+                                             const FlexibleBodySpec& spec) {
+  if (spec.interface.empty())
+    throw InputError("interface", "[]", "an unreduced body needs a reference node for its frame");
+  return Build<Body>(model, UnitDofSelection(model, spec.interface.front()), spec);
+}
+
 }  // namespace
 
 FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
                                      const reduction::ReductionBasis& elastic,
                                      const FlexibleBodySpec& spec) {
-  return Build(model, elastic.vectors, spec);
+  return Build<FlexibleBody>(model, elastic.vectors, spec);
 }
 
 FlexibleBodyResult BuildUnreducedBody(const fe::FeModel& model, const FlexibleBodySpec& spec) {
-  if (spec.interface.empty())
-    throw InputError("interface", "[]", "an unreduced body needs a reference node for its frame");
-  return Build(model, UnitDofSelection(model, spec.interface.front()), spec);
+  return BuildUnreduced<FlexibleBody>(model, spec);
 }
 
+spatial::FlexibleBodyResult BuildSpatialBody(const fe::FeModel& model,
+                                             const reduction::ReductionBasis& elastic,
+                                             const FlexibleBodySpec& spec) {
+  return Build<spatial::FlexibleBody>(model, elastic.vectors, spec);
+}
+
+spatial::FlexibleBodyResult BuildSpatialUnreducedBody(const fe::FeModel& model,
+                                                      const FlexibleBodySpec& spec) {
+  return BuildUnreduced<spatial::FlexibleBody>(model, spec);
+}
 }  // namespace jointdyn::mbs

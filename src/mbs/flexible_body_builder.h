@@ -1,4 +1,5 @@
-// A planar FFRF body (planar_model.h: FlexibleBody) from a 2D FE model without supports and
+// A planar FFRF body (planar_model.h: FlexibleBody) from a 2D FE model, or a spatial one
+// (spatial_model.h) from a 3D FE model, without supports and
 // a basis of its elastic deformations (no rigid-body motion in its span): the free-free
 // modes of the Craig-Bampton basis on the body's interface, its markers' reference nodes,
 // optionally extended by joint modes (seed 003 section 2.2.3; analysis/joint_mode_pipeline.h
@@ -16,6 +17,7 @@
 #include "fe/fe_model.h"
 #include "joint/joint_operator.h"
 #include "mbs/planar_model.h"
+#include "mbs/spatial_model.h"
 #include "reduction/basis.h"
 
 namespace jointdyn::mbs {
@@ -28,10 +30,13 @@ struct FlexibleBodySpec {
   std::vector<std::vector<int>> joint_nodes;
 };
 
-struct FlexibleBodyResult {
-  std::shared_ptr<FlexibleBody> body;
-  Vec2 centre_of_mass = Vec2::Zero();  // in the FE model's coordinates [m]
+template <class Body, int Dim>
+struct FlexibleBodyResultOf {
+  std::shared_ptr<Body> body;
+  // In the FE model's coordinates [m].
+  Eigen::Matrix<double, Dim, 1> centre_of_mass = Eigen::Matrix<double, Dim, 1>::Zero();
 };
+using FlexibleBodyResult = FlexibleBodyResultOf<FlexibleBody, 2>;
 
 // `elastic`: the basis on the model's independent DOFs. Throws InputError for a model that
 // is not 2D or names unknown reference nodes.
@@ -45,5 +50,17 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
 // integrals, stiffness, joints) are sparse. Throws InputError ("interface") when that node
 // has no independent ux, uy, rz.
 FlexibleBodyResult BuildUnreducedBody(const fe::FeModel& model, const FlexibleBodySpec& spec);
+
+namespace spatial {
+using FlexibleBodyResult = FlexibleBodyResultOf<FlexibleBody, 3>;
+}  // namespace spatial
+
+// The same for a 3D FE model (spatial_model.h): a reduced basis without the 6 rigid-body
+// motions; the unreduced body's frame fixes all six DOFs of its first interface node.
+spatial::FlexibleBodyResult BuildSpatialBody(const fe::FeModel& model,
+                                             const reduction::ReductionBasis& elastic,
+                                             const FlexibleBodySpec& spec);
+spatial::FlexibleBodyResult BuildSpatialUnreducedBody(const fe::FeModel& model,
+                                                      const FlexibleBodySpec& spec);
 
 }  // namespace jointdyn::mbs

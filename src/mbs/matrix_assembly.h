@@ -15,6 +15,16 @@
 
 namespace jointdyn::mbs {
 
+// Systems with more coordinates (an unreduced flexible body) store their mass and tangents
+// sparse, the others dense.
+inline constexpr int kDenseCoordinates = 400;
+
+// An empty matrix of n x n stored dense up to `dense_coordinates`, sparse beyond.
+inline solvers::Matrix EmptyTangent(int n, int dense_coordinates) {
+  if (n > dense_coordinates) return solvers::SparseMatrix(n, n);
+  return MatX(MatX::Zero(n, n));
+}
+
 class MatrixAssembly {
  public:
   // `target` may be null: every call does nothing.

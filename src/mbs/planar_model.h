@@ -17,6 +17,7 @@
 #include "core/types.h"
 #include "fe/mesh.h"
 #include "joint/joint_operator.h"
+#include "mbs/flexible_body.h"
 #include "mbs/flexible_inertia.h"
 #include "time/time_function.h"
 
@@ -30,38 +31,8 @@ enum class BodyKind {
   kFlexible,   // x, y, angle of its floating frame, and its modal coordinates zeta
 };
 
-// A node of a flexible body that markers may sit on: its position in the body frame and
-// its displacement per modal coordinate.
-struct FlexibleNode {
-  std::string name;
-  Vec2 position = Vec2::Zero();  // from the frame's origin in the body frame [m]
-  MatX shape;  // 3 x n: ux, uy [m] and the in-plane rotation rz [rad] per modal coordinate
-};
-
-// A flexible body in the floating frame of reference (seed 003 section 2.1.1): its
-// inertia shape integrals, modal stiffness and the nodes markers may use.
-struct FlexibleBody {
-  FlexibleInertia inertia;
-  solvers::SparseMatrix stiffness;  // K_ff [n x n] (on the modal coordinates)
-  // The displacement per unit of each modal coordinate [m] (its largest nodal entry), for
-  // the integrator's scales (SecondOrderSystem::CoordinateUnits).
-  VecX units;
-  std::vector<FlexibleNode> nodes;
-  // Contact and friction inside the body (seed 003 eq. 3.13-3.15: the joint forces act on
-  // the modal coordinates only), on the modal coordinates, with the history they were built
-  // with; each system evaluates its own copies.
-  std::vector<joint::JointOperator> joints;
-  // Per joint, the slave mesh node of each pair (for drawing the contact fields; empty:
-  // not drawn).
-  std::vector<std::vector<int>> joint_nodes;
-  // The FE mesh, for drawing the deformed body: its nodes' positions from the frame's
-  // origin in the body frame (nodes x 2 [m]) and their displacements per modal coordinate
-  // (rows x0, y0, x1, y1, ...; 2 nodes x n [m]).
-  std::shared_ptr<const fe::Mesh> mesh;
-  MatX mesh_positions;
-  solvers::SparseMatrix mesh_shapes;
-  int modes() const { return inertia.modes(); }
-};
+using FlexibleNode = FlexibleNodeOf<2>;
+using FlexibleBody = FlexibleBodyOf<FlexibleInertia, 2>;
 
 struct Body {
   std::string name;

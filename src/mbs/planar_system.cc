@@ -72,21 +72,6 @@ double ReportSign(JointKind kind, int row) {
   return 1.0;
 }
 
-// A joint's Jacobian on a flexible body's modal coordinates (from `first` on): sparse for
-// an unreduced body's joint, dense for a reduced one's.
-void AddJointJacobian(joint::JointOperator& joint, int first, joint::Derivative derivative,
-                      MatrixAssembly& out) {
-  if (joint.relative().is_sparse()) {
-    SparseMatrix jacobian;
-    joint.Jacobian(jacobian, derivative);
-    out.AddBlock(first, first, jacobian);
-  } else {
-    MatX jacobian;
-    joint.Jacobian(jacobian, derivative);
-    out.AddBlock(first, first, jacobian);
-  }
-}
-
 }  // namespace
 
 // The element layer: gathers local coordinates, builds marker frames, and visits the
@@ -230,24 +215,14 @@ PlanarSystem::PlanarSystem(PlanarModel model, int dense_coordinates) : model_(st
           std::max(units_(first_[b] + 2),
                    (InitialMarkerPosition(model_, int(m)) - model_.bodies[b].position).norm());
   }
-  for (size_t b = 0; b < model_.bodies.size(); ++b)
-    if (model_.bodies[b].kind == BodyKind::kFlexible)
-      for (const joint::JointOperator& joint : model_.bodies[b].flexible->joints) {
-        joints_.push_back(joint);
-        joint_bodies_.push_back(int(b));
-      }
+  flexible_ = FlexibleForces(model_, 3);
   for (const Joint& joint : model_.joints) {
     joint_rows_.push_back(rows_);
     rows_ += JointRows(joint.kind);
   }
   // Dense tangents for rigid and reduced bodies; sparse with an unreduced flexible body.
-  if (size_ > dense_coordinates) {
-    damping_ = SparseMatrix(size_, size_);
-    mass_ = SparseMatrix(size_, size_);
-  } else {
-    damping_ = MatX(MatX::Zero(size_, size_));
-    mass_ = MatX(MatX::Zero(size_, size_));
-  }
+  damping_ = EmptyTangent(size_, dense_coordinates);
+  mass_ = EmptyTangent(size_, dense_coordinates);
   VecX force(size_);
   Inertia(InitialPositions(), VecX::Zero(size_), VecX::Zero(size_), force, &mass_, nullptr,
           nullptr);
@@ -319,48 +294,13 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
     const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v);
     add(local, frames[0].angle - frames[1].angle, s.stiffness, s.damping, s.angle);
   }
-  const Status status = AddFlexibleForces(point, f, k, d);
+  const Status status = flexible_.Add(model_, first_, point, f, k, d, stored_energy_);
   k.Finish();
   d.Finish();
   return status;
 }
 
-// The flexible bodies' elastic forces K_ff zeta and the forces of their joints on the modal
-// coordinates (seed 003 eq. 3.15), with their tangents and stored energy.
-Status PlanarSystem::AddFlexibleForces(const time::StepPoint& point, VecX& f,
-                                       MatrixAssembly& stiffness, MatrixAssembly& damping_tangent) {
-  const VecX& q = *point.q;
-  for (size_t b = 0; b < model_.bodies.size(); ++b) {
-    const Body& body = model_.bodies[b];
-    if (body.kind != BodyKind::kFlexible) continue;
-    const int first = first_[b] + 3, n = body.flexible->modes();
-    const VecX force = body.flexible->stiffness * q.segment(first, n);
-    f.segment(first, n) += force;
-    stored_energy_ += 0.5 * q.segment(first, n).dot(force);
-    stiffness.AddBlock(first, first, body.flexible->stiffness);
-  }
-  VecX force;
-  for (size_t j = 0; j < joints_.size(); ++j) {
-    const Body& body = model_.bodies[joint_bodies_[j]];
-    const int first = first_[joint_bodies_[j]] + 3, n = body.flexible->modes();
-    const VecX zeta = q.segment(first, n), rate = point.v->segment(first, n);
-    if (Status status = joints_[j].Evaluate(zeta, &rate, point.dt); !status)
-      return Status::Failure("joint " + std::to_string(j) + " of body " + body.name + ": " +
-                             status.message + " at t = " + FormatValue(point.t) + " s");
-    joints_[j].Forces(force);
-    f.segment(first, n) += force;
-    stored_energy_ += joints_[j].StoredEnergy();
-    if (stiffness.active())
-      AddJointJacobian(joints_[j], first, joint::Derivative::kDisplacement, stiffness);
-    if (damping_tangent.active() && joints_[j].rate_dependent())
-      AddJointJacobian(joints_[j], first, joint::Derivative::kVelocity, damping_tangent);
-  }
-  return Status::Ok();
-}
-
-void PlanarSystem::Commit() {
-  for (joint::JointOperator& joint : joints_) joint.Commit();
-}
+void PlanarSystem::Commit() { flexible_.Commit(); }
 
 void PlanarSystem::ExternalForce(double t, VecX& f) const {
   for (size_t b = 0; b < model_.bodies.size(); ++b) {

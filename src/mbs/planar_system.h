@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "mbs/flexible_forces.h"
 #include "mbs/matrix_assembly.h"
 #include "mbs/planar_model.h"
 #include "time/second_order_system.h"
@@ -25,10 +26,6 @@ namespace jointdyn::mbs {
 
 using solvers::Matrix;
 using solvers::SparseMatrix;
-
-// Systems with more coordinates (an unreduced flexible body) store their mass and tangents
-// sparse, the others dense.
-inline constexpr int kDenseCoordinates = 400;
 
 class PlanarSystem final : public time::SecondOrderSystem {
  public:
@@ -83,24 +80,20 @@ class PlanarSystem final : public time::SecondOrderSystem {
   // The global positions of flexible body b's mesh nodes at q (nodes x 2 [m]).
   MatX FlexibleMeshPositions(int body, const VecX& q) const;
   // The joints inside the flexible bodies (after the last evaluation) and their bodies.
-  const std::vector<joint::JointOperator>& flexible_joints() const { return joints_; }
-  const std::vector<int>& flexible_joint_bodies() const { return joint_bodies_; }
+  const std::vector<joint::JointOperator>& flexible_joints() const { return flexible_.joints(); }
+  const std::vector<int>& flexible_joint_bodies() const { return flexible_.joint_bodies(); }
   // Tension of spring s [N], moment of rotational spring s on b [N m].
   double SpringForce(int s, const VecX& q, const VecX& v) const;
   double RotationalSpringMoment(int s, const VecX& q, const VecX& v) const;
 
  private:
   VecX InitialState(bool rates) const;
-  Status AddFlexibleForces(const time::StepPoint& point, VecX& f, MatrixAssembly& stiffness,
-                           MatrixAssembly& damping_tangent);
   void AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& tangent) const;
 
   PlanarModel model_;
   bool mass_varies_ = false;
   bool flexible_gravity_ = false;  // gravity acts on a flexible body's elastic coordinates
-  // The flexible bodies' joints (this system's copies) and their bodies.
-  std::vector<joint::JointOperator> joints_;
-  std::vector<int> joint_bodies_;
+  FlexibleForces flexible_;        // elastic forces and joints inside the flexible bodies
   int size_ = 0, rows_ = 0;
   std::vector<int> first_;       // per body: index of its x coordinate
   std::vector<int> joint_rows_;  // per joint: its first constraint row

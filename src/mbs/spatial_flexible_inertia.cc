@@ -374,6 +374,11 @@ double FlexibleInertia::KineticEnergy(const VecX& q, const VecX& v) const {
                 k.zeta_rate.dot(s_f.transpose() * k.w + k.h * k.omega + m_ff * k.zeta_rate));
 }
 
+std::pair<Vec3, Vec3> FlexibleInertia::Momenta(const VecX& q, const VecX& v) const {
+  const Kinematics k = Gather(*this, q, v, VecX::Zero(v.size()));
+  return {k.pi_w, k.pi_omega};
+}
+
 void EvaluateInertia(const FlexibleInertia& body, const VecX& q, const VecX& v, const VecX& a,
                      bool tangents, InertiaTerms& out) {
   const Kinematics k = Gather(body, q, v, a);

@@ -34,6 +34,7 @@
 #pragma once
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "core/types.h"
@@ -66,6 +67,9 @@ struct FlexibleInertia {
   void Check() const;
   // T at (q, v) [J] (q = (R, p, zeta), 7 + n entries).
   double KineticEnergy(const VecX& q, const VecX& v) const;
+  // The momenta pi_w = dT/dw and pi_omega = dT/domega at (q, v) in body axes: the body's
+  // linear momentum A pi_w, its angular momentum about the frame's origin A pi_omega.
+  std::pair<Vec3, Vec3> Momenta(const VecX& q, const VecX& v) const;
 };
 
 // The roles of an FE body's DOFs (all of them: mesh nodes, then reference nodes): per point

@@ -18,20 +18,36 @@ void RequireRotation(const std::string& key, const Mat3& r) {
           "must be a rotation (orthonormal axes to 1e-6, right-handed)");
 }
 
+void CheckFlexible(const Body& b, size_t i) {
+  Require(b.flexible != nullptr, Item("bodies", i, "flexible"), b.name,
+          "a flexible body needs its reduced FE model");
+  const int n = b.flexible->modes();
+  for (const auto& [key, v] : {std::pair{"modal_coordinates", &b.modal_coordinates},
+                               std::pair{"modal_velocities", &b.modal_velocities}}) {
+    Require(v->size() == 0 || v->size() == n, Item("bodies", i, key),
+            std::to_string(v->size()) + " values",
+            "must have one per mode (" + std::to_string(n) + ")");
+    Require(v->allFinite(), Item("bodies", i, key), "", "must be finite");
+  }
+}
+
 void CheckBodies(const SpatialModel& model) {
   std::set<std::string> names;
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     Require(names.insert(b.name).second, Item("bodies", i, "name"), b.name, "is used twice");
-    Require(b.mass > 0.0 && std::isfinite(b.mass), Item("bodies", i, "mass"), FormatValue(b.mass),
-            "must be > 0");
+    if (b.kind == BodyKind::kFlexible)
+      CheckFlexible(b, i);
+    else
+      Require(b.mass > 0.0 && std::isfinite(b.mass), Item("bodies", i, "mass"), FormatValue(b.mass),
+              "must be > 0");
+    if (b.oriented()) RequireRotation(Item("bodies", i, "orientation"), b.orientation);
     if (b.kind == BodyKind::kRigid) {
       const Mat3& j = b.inertia;
       const double smallest = Eigen::SelfAdjointEigenSolver<Mat3>(j).eigenvalues()(0);
       Require(j.allFinite() && (j - j.transpose()).norm() <= 1e-12 * j.norm() && smallest > 0.0,
               Item("bodies", i, "inertia"), "smallest eigenvalue " + FormatValue(smallest),
               "must be symmetric positive definite");
-      RequireRotation(Item("bodies", i, "orientation"), b.orientation);
     }
     Require(b.position.allFinite() && b.velocity.allFinite() && b.angular_velocity.allFinite(),
             Item("bodies", i, "initial state"), "", "must be finite");
@@ -45,21 +61,33 @@ void CheckMarkers(const SpatialModel& model) {
             Item("markers", i, "body"), std::to_string(m.body), "is no body");
     Require(m.position.allFinite(), Item("markers", i, "position"), "", "must be finite");
     RequireRotation(Item("markers", i, "orientation"), m.orientation);
-    if (m.body != kGround && model.bodies[m.body].kind == BodyKind::kPointMass)
+    const BodyKind kind = m.body == kGround ? BodyKind::kRigid : model.bodies[m.body].kind;
+    if (kind == BodyKind::kPointMass)
       Require(m.position.isZero(0.0), Item("markers", i, "position"),
               FormatValue(m.position.norm()), "must be 0 on a point mass (it has no extent)");
+    if (kind == BodyKind::kFlexible) {
+      const int nodes = int(model.bodies[m.body].flexible->nodes.size());
+      Require(m.node >= 0 && m.node < nodes, Item("markers", i, "node"), std::to_string(m.node),
+              "must be a node of the flexible body");
+      Require(m.position.isZero(0.0), Item("markers", i, "position"),
+              FormatValue(m.position.norm()), "must be 0 on a flexible body's node");
+    } else {
+      Require(m.node == -1, Item("markers", i, "node"), std::to_string(m.node),
+              "only markers on flexible bodies sit on nodes");
+    }
   }
 }
 
 // An element that acts on the orientation of marker b relative to a needs both on bodies
-// with orientation (rigid bodies or the ground).
+// with orientation (rigid or flexible bodies or the ground).
 void CheckOrientable(const SpatialModel& model, const char* list, size_t i, int a, int b) {
   for (const int m : {a, b}) {
     const int body = model.markers[m].body;
-    Require(body == kGround || model.bodies[body].kind == BodyKind::kRigid,
+    Require(body == kGround || model.bodies[body].oriented(),
             Item(list, i, m == a ? "marker_a" : "marker_b"), model.markers[m].name,
             std::string("this ") + (list[0] == 'j' ? "joint" : "spring") +
-                " acts on rotations: its markers must be on rigid bodies or the ground");
+                " acts on rotations: its markers must be on rigid or flexible bodies or the "
+                "ground");
   }
 }
 
@@ -146,11 +174,29 @@ std::vector<std::string> JointForceLabels(JointKind kind) {
   return {};
 }
 
+int Body::coordinates() const {
+  switch (kind) {
+    case BodyKind::kPointMass:
+      return 3;
+    case BodyKind::kRigid:
+      return 7;
+    case BodyKind::kFlexible:
+      return 7 + flexible->modes();
+  }
+  return 0;
+}
+
 Vec3 InitialMarkerPosition(const SpatialModel& model, int marker) {
   const Marker& m = model.markers[marker];
   if (m.body == kGround) return m.position;
   const Body& body = model.bodies[m.body];
-  return body.position + body.orientation * m.position;
+  Vec3 local = m.position;
+  if (body.kind == BodyKind::kFlexible) {
+    const FlexibleNode& node = body.flexible->nodes[m.node];
+    local = node.position;
+    if (body.modal_coordinates.size() > 0) local += node.shape.topRows(3) * body.modal_coordinates;
+  }
+  return body.position + body.orientation * local;
 }
 
 double InitialRelativeAngle(const SpatialModel& model, int a, int b) {

@@ -6,15 +6,20 @@
 // Coordinates: a rigid body has x, y, z (its centre of mass in the global frame) and the
 // Euler parameters p0..p3 of its orientation (the unit quaternion of the rotation from the
 // global axes to the body's axes; a normalization constraint p'p = 1 per body keeps them
-// unit); a point mass has x, y, z. The ground is body index kGround.
+// unit); a point mass has x, y, z; a flexible body the x, y, z and Euler parameters of its
+// floating frame and its modal coordinates zeta (spatial_flexible_inertia.h). The ground is
+// body index kGround.
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/types.h"
+#include "mbs/flexible_body.h"
 #include "mbs/planar_model.h"  // kGround
+#include "mbs/spatial_flexible_inertia.h"
 #include "time/time_function.h"
 
 namespace jointdyn::mbs::spatial {
@@ -22,7 +27,11 @@ namespace jointdyn::mbs::spatial {
 enum class BodyKind {
   kRigid,      // x, y, z, p0, p1, p2, p3
   kPointMass,  // x, y, z
+  kFlexible,   // x, y, z, p0, p1, p2, p3 of its floating frame, and zeta
 };
+
+using FlexibleNode = FlexibleNodeOf<3>;
+using FlexibleBody = FlexibleBodyOf<FlexibleInertia, 3>;
 
 struct Body {
   std::string name;
@@ -33,16 +42,26 @@ struct Body {
   Mat3 orientation = Mat3::Identity();   // initial body axes in the global frame (columns)
   Vec3 velocity = Vec3::Zero();          // initial velocity of the centre of mass [m/s]
   Vec3 angular_velocity = Vec3::Zero();  // initial, in the global frame [rad/s]
-  // The number of coordinates: 3 point mass, 7 rigid.
-  int coordinates() const { return kind == BodyKind::kRigid ? 7 : 3; }
+  // kFlexible: the body (shared: it is large and immutable), its initial modal coordinates
+  // and rates (empty: zero); position, orientation and their rates are the frame's (mass
+  // and inertia unused).
+  std::shared_ptr<const FlexibleBody> flexible;
+  VecX modal_coordinates, modal_velocities;
+  // The number of coordinates: 3 point mass, 7 rigid, 7 + n flexible.
+  int coordinates() const;
+  // Rigid or flexible: has an orientation (Euler parameters).
+  bool oriented() const { return kind != BodyKind::kPointMass; }
 };
 
-// A point and axes fixed on a body (or on the ground).
+// A point and axes fixed on a body (or on the ground), or on a node of a flexible body
+// (moving with its deformation: the node's displacement and its small rotation, the axes
+// turned by I + phi~).
 struct Marker {
   std::string name;
   int body = kGround;
   Vec3 position = Vec3::Zero();         // in the body frame from its centre of mass [m]
   Mat3 orientation = Mat3::Identity();  // the marker's axes in the body frame (columns)
+  int node = -1;                        // on a flexible body: the index of its node (position 0)
 };
 
 enum class JointKind {

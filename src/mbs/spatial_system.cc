@@ -12,8 +12,13 @@
 namespace jointdyn::mbs::spatial {
 namespace {
 
-constexpr int kSlot = 7;          // x, y, z, p0, p1, p2, p3 of a body
-constexpr int kTime = 2 * kSlot;  // a driver's motion f(t)
+// Per body: x, y, z, p0, p1, p2, p3 of its frame, the marker's point u in the body frame and
+// its elastic rotation phi (for a rigid body u is the marker's fixed position and phi 0; on
+// a flexible body u = u0 + Phi_u zeta and phi = Phi_r zeta at the marker's node). The
+// intermediate coordinates are linear in the bodies' coordinates (local.h).
+constexpr int kSlot = 13;
+constexpr int kPoint = 7, kRotation = 10;  // offsets of u and phi in a slot
+constexpr int kTime = 2 * kSlot;           // a driver's motion f(t)
 constexpr int kIntermediate = kTime + 1;
 using J = Jet<kIntermediate>;
 using Local = LocalCoordinates<kIntermediate>;
@@ -93,31 +98,25 @@ class SpatialLayout {
     Local local;
     int bodies[2] = {body_a, kGround}, columns = 0;
     const int markers[2] = {marker_a, marker_b};
-    for (int slot = 0; slot < 2; ++slot)
+    std::array<std::vector<int>, 2> offsets;
+    for (int slot = 0; slot < 2; ++slot) {
       if (markers[slot] >= 0) bodies[slot] = model_.markers[markers[slot]].body;
-    for (const int body : bodies)
-      if (body != kGround) columns += model_.bodies[body].coordinates();
-    local.map.setZero(kIntermediate, columns);
-    for (int slot = 0, column = 0; slot < 2; ++slot) {
-      if (bodies[slot] == kGround) continue;
-      const int count = model_.bodies[bodies[slot]].coordinates();
-      for (int k = 0; k < count; ++k) {
-        local.index.push_back(first_[bodies[slot]] + k);
-        local.map(kSlot * slot + k, column + k) = 1.0;
-      }
-      column += count;
+      offsets[slot] = SlotCoordinates(bodies[slot], markers[slot]);
+      columns += int(offsets[slot].size());
     }
-    VecX z(columns), rate(columns);
-    for (int k = 0; k < columns; ++k) z(k) = q(local.index[k]);
-    local.values = local.map * z;
+    local.map.setZero(kIntermediate, columns);
+    for (int slot = 0, column = 0; slot < 2; column += int(offsets[slot++].size()))
+      FillSlot(slot, bodies[slot], markers[slot], offsets[slot], q, column, local);
     if (v) {
+      VecX rate(columns);
       for (int k = 0; k < columns; ++k) rate(k) = (*v)(local.index[k]);
       local.rates = local.map * rate;
     }
     return local;
   }
 
-  // Marker `marker`'s point X + A(p) u in slot `slot` and, with `axes`, its axes A(p) A_m.
+  // Marker `marker`'s point X + A(p) u in slot `slot` and, with `axes`, its axes
+  // A(p) (I + phi~) A_m.
   Frame MarkerFrame(int marker, int slot, const Local& local, bool axes) const {
     const Marker& m = model_.markers[marker];
     Frame frame;
@@ -130,13 +129,19 @@ class SpatialLayout {
     }
     const int o = kSlot * slot;
     for (int k = 0; k < 3; ++k) frame.point[k] = local.Variable(o + k);
-    if (model_.bodies[m.body].kind == BodyKind::kPointMass) return frame;
+    if (!model_.bodies[m.body].oriented()) return frame;
     const V4<J> p = {local.Variable(o + 3), local.Variable(o + 4), local.Variable(o + 5),
                      local.Variable(o + 6)};
-    const V3<J> u = Rotate(p, m.position);
+    const V3<J> u = Rotate(p, Triple(local, o + kPoint));
     for (int k = 0; k < 3; ++k) frame.point[k] += u[k];
-    if (axes)
-      for (int k = 0; k < 3; ++k) frame.axes[k] = Rotate(p, Vec3(m.orientation.col(k)));
+    if (!axes) return frame;
+    const V3<J> phi = Triple(local, o + kRotation);
+    for (int k = 0; k < 3; ++k) {
+      const V3<double> axis = {m.orientation(0, k), m.orientation(1, k), m.orientation(2, k)};
+      const V3<J> turned = Cross(phi, axis);
+      frame.axes[k] =
+          Rotate(p, V3<J>{axis[0] + turned[0], axis[1] + turned[1], axis[2] + turned[2]});
+    }
     return frame;
   }
 
@@ -178,7 +183,7 @@ class SpatialLayout {
     }
     int row = joint_rows.empty() ? 0 : joint_rows.back() + JointRows(model_.joints.back().kind);
     for (size_t b = 0; b < model_.bodies.size(); ++b) {
-      if (model_.bodies[b].kind != BodyKind::kRigid) continue;
+      if (!model_.bodies[b].oriented()) continue;
       const Local local = Gather(-1, -1, q, v, int(b));
       J norm = -1.0;
       for (int k = 3; k < 7; ++k) norm += local.Variable(k) * local.Variable(k);
@@ -187,16 +192,62 @@ class SpatialLayout {
   }
 
  private:
+  static V3<J> Triple(const Local& local, int first) {
+    return {local.Variable(first), local.Variable(first + 1), local.Variable(first + 2)};
+  }
+
+  // The coordinates of `body` an element at `marker` (-1: the body's frame only) depends on,
+  // as offsets from the body's first: its frame's, and on a flexible body the elastic
+  // coordinates that move the marker's node (all of a reduced basis; a few unit DOFs of an
+  // unreduced body).
+  std::vector<int> SlotCoordinates(int body, int marker) const {
+    std::vector<int> offsets;
+    if (body == kGround) return offsets;
+    const Body& b = model_.bodies[body];
+    for (int k = 0; k < std::min(b.coordinates(), 7); ++k) offsets.push_back(k);
+    if (b.kind != BodyKind::kFlexible || marker < 0) return offsets;
+    const MatX& shape = b.flexible->nodes[model_.markers[marker].node].shape;
+    for (int j = 0; j < shape.cols(); ++j)
+      if (!shape.col(j).isZero(0.0)) offsets.push_back(7 + j);
+    return offsets;
+  }
+
+  // Fills slot `slot` for `marker` on `body`, whose coordinates `offsets` become the local
+  // columns from `column` on.
+  void FillSlot(int slot, int body, int marker, const std::vector<int>& offsets, const VecX& q,
+                int column, Local& local) const {
+    const int o = kSlot * slot;
+    const Marker* m = marker >= 0 ? &model_.markers[marker] : nullptr;
+    if (m && m->node < 0) local.values.segment<3>(o + kPoint) = m->position;
+    if (body == kGround) return;
+    const Body& b = model_.bodies[body];
+    const FlexibleNode* node =
+        b.kind == BodyKind::kFlexible && m ? &b.flexible->nodes[m->node] : nullptr;
+    if (node) local.values.segment<3>(o + kPoint) = node->position;
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      const int k = offsets[i], c = column + int(i);
+      local.index.push_back(first_[body] + k);
+      if (k < 7)
+        local.map(o + k, c) = 1.0;
+      else
+        local.map.block<6, 1>(o + kPoint, c) = node->shape.col(k - 7);
+      local.values.segment<kSlot>(o) += local.map.block<kSlot, 1>(o, c) * q(first_[body] + k);
+    }
+  }
+
   const SpatialModel& model_;
   const std::vector<int>& first_;
 };
 
-SpatialSystem::SpatialSystem(SpatialModel model) : model_(std::move(model)) {
+SpatialSystem::SpatialSystem(SpatialModel model, int dense_coordinates) : model_(std::move(model)) {
   model_.Validate();
   for (const Body& b : model_.bodies) {
     first_.push_back(size_);
     size_ += b.coordinates();
-    mass_varies_ = mass_varies_ || b.kind == BodyKind::kRigid;
+    mass_varies_ = mass_varies_ || b.oriented();
+    flexible_gravity_ =
+        flexible_gravity_ || (b.kind == BodyKind::kFlexible && model_.gravity != Vec3::Zero() &&
+                              !b.flexible->inertia.s_f.isZero(0.0));
   }
   for (const Joint& joint : model_.joints) {
     joint_rows_.push_back(rows_);
@@ -205,17 +256,23 @@ SpatialSystem::SpatialSystem(SpatialModel model) : model_(std::move(model)) {
   units_ = VecX::Ones(size_);
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
-    if (body.kind != BodyKind::kRigid) continue;
+    if (!body.oriented()) continue;
     ++rows_;  // the normalization
     // Euler parameters: a change of 1 turns the body by about 2 rad: 2 x its radius of
     // gyration or its farthest marker [m].
-    double radius = std::sqrt(body.inertia.trace() / (2.0 * body.mass));
-    for (const Marker& m : model_.markers)
-      if (m.body == int(b)) radius = std::max(radius, m.position.norm());
+    const bool flexible = body.kind == BodyKind::kFlexible;
+    const double mass = flexible ? body.flexible->inertia.mass() : body.mass;
+    const double trace = flexible ? body.flexible->inertia.g00.trace() : body.inertia.trace();
+    double radius = std::sqrt(trace / (2.0 * mass));
+    for (size_t m = 0; m < model_.markers.size(); ++m)
+      if (model_.markers[m].body == int(b))
+        radius = std::max(radius, (InitialMarkerPosition(model_, int(m)) - body.position).norm());
     units_.segment<4>(first_[b] + 3).setConstant(2.0 * radius);
+    if (flexible) units_.segment(first_[b] + 7, body.flexible->modes()) = body.flexible->units;
   }
-  damping_ = MatX(MatX::Zero(size_, size_));
-  mass_ = MatX(MatX::Zero(size_, size_));
+  flexible_ = FlexibleForces(model_, 7);
+  damping_ = EmptyTangent(size_, dense_coordinates);
+  mass_ = EmptyTangent(size_, dense_coordinates);
   VecX force(size_);
   Inertia(InitialPositions(), VecX::Zero(size_), VecX::Zero(size_), force, &mass_, nullptr,
           nullptr);
@@ -226,8 +283,11 @@ VecX SpatialSystem::InitialState(bool rates) const {
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
     x.segment<3>(first_[b]) = rates ? body.velocity : body.position;
-    if (body.kind != BodyKind::kRigid) continue;
+    if (!body.oriented()) continue;
     const Eigen::Vector4d p = EulerParameters(body.orientation);
+    const VecX& modal = rates ? body.modal_velocities : body.modal_coordinates;
+    if (body.kind == BodyKind::kFlexible && modal.size() > 0)
+      x.segment(first_[b] + 7, modal.size()) = modal;
     if (!rates) {
       x.segment<4>(first_[b] + 3) = p;
       continue;
@@ -240,39 +300,65 @@ VecX SpatialSystem::InitialState(bool rates) const {
   return x;
 }
 
+namespace {
+
+// A rigid body's inertia force on its Euler parameters (spatial_system.h) from the jets of
+// (p, dp/dt), with M and the tangents when asked for; `first` the index of p0.
+void RigidRotationInertia(const Body& body, int first, const VecX& q, const VecX& v, const VecX& a,
+                          VecX& f, MatrixAssembly& mass, MatrixAssembly& d_dq,
+                          MatrixAssembly& d_dv) {
+  using J8 = Jet<8>;
+  V4<J8> p, w;
+  V4<double> acceleration;
+  for (int k = 0; k < 4; ++k) {
+    p[k] = J8::Variable(q(first + k), k);
+    w[k] = J8::Variable(v(first + k), 4 + k);
+    acceleration[k] = a(first + k);
+  }
+  const double c = body.inertia.trace();
+  const V4<J8> f_a = GBarTranspose(p, Times(body.inertia, GBar(p, acceleration)));
+  const V4<J8> f_w = GBarTranspose(w, Times(body.inertia, GBar(p, w)));
+  J8 normalization = 0.0;
+  for (int k = 0; k < 4; ++k) normalization += p[k] * acceleration[k] + w[k] * w[k];
+  Eigen::Matrix<double, 4, 8> tangent;
+  for (int k = 0; k < 4; ++k) {
+    const J8 force = 4.0 * f_a[k] + 8.0 * f_w[k] + c * (normalization * p[k]);
+    f(first + k) = force.v;
+    tangent.row(k) = force.g.transpose();
+  }
+  d_dq.AddBlock(first, first, MatX(tangent.leftCols<4>()));
+  d_dv.AddBlock(first, first, MatX(tangent.rightCols<4>()));
+  if (!mass.active()) return;
+  const Eigen::Vector4d pv = q.segment<4>(first);
+  const Eigen::Matrix<double, 3, 4> g_bar = GBarMatrix(pv);
+  mass.AddBlock(first, first,
+                MatX(4.0 * g_bar.transpose() * body.inertia * g_bar + c * pv * pv.transpose()));
+}
+
+}  // namespace
+
 Status SpatialSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass,
                               Matrix* d_dq, Matrix* d_dv) {
-  using J8 = Jet<8>;
+  MatrixAssembly mass_sum(mass), q_sum(d_dq), v_sum(d_dv);
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
-    const int first = first_[b];
+    const int first = first_[b], count = body.coordinates();
+    if (body.kind == BodyKind::kFlexible) {
+      InertiaTerms terms;
+      EvaluateInertia(body.flexible->inertia, q.segment(first, count), v.segment(first, count),
+                      a.segment(first, count), mass || d_dq || d_dv, terms);
+      f.segment(first, count) = terms.force;
+      mass_sum.AddBlock(first, first, terms.mass);
+      q_sum.AddBlock(first, first, terms.d_dq);
+      v_sum.AddBlock(first, first, terms.d_dv);
+      continue;
+    }
     f.segment<3>(first) = body.mass * a.segment<3>(first);
-    if (mass) mass->dense().block<3, 3>(first, first) = body.mass * Mat3::Identity();
-    if (body.kind != BodyKind::kRigid) continue;
-    // f_p on the jets of (p, dp/dt) (spatial_system.h).
-    V4<J8> p, w, acceleration;
-    for (int k = 0; k < 4; ++k) {
-      p[k] = J8::Variable(q(first + 3 + k), k);
-      w[k] = J8::Variable(v(first + 3 + k), 4 + k);
-      acceleration[k] = a(first + 3 + k);
-    }
-    const double c = body.inertia.trace();
-    const V4<J8> f_a = GBarTranspose(p, Times(body.inertia, GBar(p, acceleration)));
-    const V4<J8> f_w = GBarTranspose(w, Times(body.inertia, GBar(p, w)));
-    J8 normalization = 0.0;
-    for (int k = 0; k < 4; ++k) normalization += p[k] * acceleration[k] + w[k] * w[k];
-    for (int k = 0; k < 4; ++k) {
-      const J8 force = 4.0 * f_a[k] + 8.0 * f_w[k] + c * (normalization * p[k]);
-      f(first + 3 + k) = force.v;
-      if (d_dq) d_dq->dense().block<1, 4>(first + 3 + k, first + 3) = force.g.head<4>().transpose();
-      if (d_dv) d_dv->dense().block<1, 4>(first + 3 + k, first + 3) = force.g.tail<4>().transpose();
-    }
-    if (!mass) continue;
-    const Eigen::Vector4d pv = q.segment<4>(first + 3);
-    const Eigen::Matrix<double, 3, 4> g_bar = GBarMatrix(pv);
-    mass->dense().block<4, 4>(first + 3, first + 3) =
-        4.0 * g_bar.transpose() * body.inertia * g_bar + c * pv * pv.transpose();
+    for (int k = 0; k < 3; ++k) mass_sum.Add(first + k, first + k, body.mass);
+    if (body.kind == BodyKind::kRigid)
+      RigidRotationInertia(body, first + 3, q, v, a, f, mass_sum, q_sum, v_sum);
   }
+  for (MatrixAssembly* sum : {&mass_sum, &q_sum, &v_sum}) sum->Finish();
   return Status::Ok();
 }
 
@@ -297,12 +383,21 @@ Status SpatialSystem::InternalForce(const time::StepPoint& point, VecX& f, Matri
     stored_energy_ += AddSpringDamper(local, RelativeAngle(frames[0], frames[1]), s.stiffness,
                                       s.damping, s.angle, f, k, d);
   }
-  return Status::Ok();
+  const Status status = flexible_.Add(model_, first_, point, f, k, d, stored_energy_);
+  k.Finish();
+  d.Finish();
+  return status;
 }
 
+void SpatialSystem::Commit() { flexible_.Commit(); }
+
 void SpatialSystem::ExternalForce(double t, VecX& f) const {
-  for (size_t b = 0; b < model_.bodies.size(); ++b)
-    f.segment<3>(first_[b]) += model_.bodies[b].mass * model_.gravity;
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    const double mass =
+        body.kind == BodyKind::kFlexible ? body.flexible->inertia.mass() : body.mass;
+    f.segment<3>(first_[b]) += mass * model_.gravity;
+  }
 }
 
 // A force at a marker: its virtual work's jet f.x(q). A torque m on a rigid body: the
@@ -310,7 +405,7 @@ void SpatialSystem::ExternalForce(double t, VecX& f) const {
 // linear in p, so the tangent is 2 L(m).
 Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) {
   const SpatialLayout layout(model_, first_);
-  MatrixAssembly assembly(tangent);  // dense storage: written at once
+  MatrixAssembly assembly(tangent);
   for (const Load& load : model_.loads) {
     const int body = model_.markers[load.marker].body;
     if (body == kGround) continue;  // a force on the ground does nothing
@@ -328,9 +423,43 @@ Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix
     l.block<3, 3>(1, 1) << 0.0, -m(2), m(1), m(2), 0.0, -m(0), -m(1), m(0), 0.0;
     const int first = first_[body] + 3;
     f.segment<4>(first) += 2.0 * l * q.segment<4>(first);
-    if (tangent) tangent->dense().block<4, 4>(first, first) += 2.0 * l;
+    assembly.AddBlock(first, first, MatX(2.0 * l));
   }
+  AddFlexibleGravity(q, f, assembly);
+  assembly.Finish();
   return Status::Ok();
+}
+
+// Gravity on the elastic coordinates of a flexible body whose basis moves its centre of mass
+// (S_f != 0: an unreduced body's frame fixed to a node; free-free modes have S_f = 0): with
+// the integrals about the centre of mass, V = -m g.R - g.A(p) S_f zeta, so beyond m g on R
+//   Q_p = d(y.s)/dp,  Q_zeta = S_f' y,  y = A(p)' g,  s = S_f zeta,
+// with the tangents from the jets of y over p: dQ_p/dp = sum_a s_a d2y_a/dp2, dQ_p/dzeta =
+// Y' S_f, dQ_zeta/dp = S_f' Y (Y = dy/dp, 3 x 4).
+void SpatialSystem::AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& tangent) const {
+  if (!flexible_gravity_) return;
+  using J4 = Jet<4>;
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const Body& body = model_.bodies[b];
+    if (body.kind != BodyKind::kFlexible || body.flexible->inertia.s_f.isZero(0.0)) continue;
+    const MatX& s_f = body.flexible->inertia.s_f;
+    const int first = first_[b] + 3, n = body.flexible->modes();
+    const V4<J4> p = {J4::Variable(q(first), 0), J4::Variable(q(first + 1), 1),
+                      J4::Variable(q(first + 2), 2), J4::Variable(q(first + 3), 3)};
+    const V3<J4> y = Rotate(p, model_.gravity, true);
+    const Vec3 s = s_f * q.segment(first + 4, n);
+    Eigen::Matrix<double, 3, 4> dy;
+    Eigen::Matrix4d hessian = Eigen::Matrix4d::Zero();
+    for (int a = 0; a < 3; ++a) {
+      dy.row(a) = y[a].g.transpose();
+      hessian += s(a) * y[a].h;
+    }
+    f.segment<4>(first) += dy.transpose() * s;
+    f.segment(first + 4, n) += s_f.transpose() * Vec3(y[0].v, y[1].v, y[2].v);
+    tangent.AddBlock(first, first, MatX(hessian));
+    tangent.AddBlock(first, first + 4, MatX(dy.transpose() * s_f));
+    tangent.AddBlock(first + 4, first, MatX(s_f.transpose() * dy));
+  }
 }
 
 Status SpatialSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {
@@ -414,6 +543,14 @@ Vec3 SpatialSystem::AngularMomentum(const VecX& q, const VecX& v) const {
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
     const int first = first_[b];
+    if (body.kind == BodyKind::kFlexible) {  // R x A pi_w + A pi_omega
+      const int count = body.coordinates();
+      const auto [pi_w, pi_omega] =
+          body.flexible->inertia.Momenta(q.segment(first, count), v.segment(first, count));
+      const Mat3 a = Orientation(int(b), q);
+      h += Vec3(q.segment<3>(first)).cross(a * pi_w) + a * pi_omega;
+      continue;
+    }
     h += body.mass * Vec3(q.segment<3>(first)).cross(Vec3(v.segment<3>(first)));
     if (body.kind != BodyKind::kRigid) continue;
     const Mat3 a = Orientation(int(b), q);
@@ -428,6 +565,15 @@ std::vector<double> SpatialSystem::JointForces(int j, const VecX& q, const VecX&
   std::vector<double> forces;
   for (int r = 0; r < JointRows(kind); ++r) forces.push_back(sign * lambda(joint_rows_[j] + r));
   return forces;
+}
+
+MatX SpatialSystem::FlexibleMeshPositions(int body, const VecX& q) const {
+  const FlexibleBody& flexible = *model_.bodies[body].flexible;
+  const int first = first_[body];
+  const VecX displacement = flexible.mesh_shapes * VecX(q.segment(first + 7, flexible.modes()));
+  const MatX local = flexible.mesh_positions +
+                     displacement.reshaped<Eigen::RowMajor>(flexible.mesh_positions.rows(), 3);
+  return (local * Orientation(body, q).transpose()).rowwise() + q.segment<3>(first).transpose();
 }
 
 double SpatialSystem::RotationalSpringMoment(int s, const VecX& q, const VecX& v) const {

@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "mbs/flexible_forces.h"
+#include "mbs/matrix_assembly.h"
 #include "mbs/spatial_model.h"
 #include "time/second_order_system.h"
 
@@ -38,7 +40,9 @@ using solvers::SparseMatrix;
 
 class SpatialSystem final : public time::SecondOrderSystem {
  public:
-  explicit SpatialSystem(SpatialModel model);  // validates (InputError)
+  // Validates (InputError). Storage: dense up to `dense_coordinates` coordinates, sparse
+  // beyond (an unreduced flexible body).
+  explicit SpatialSystem(SpatialModel model, int dense_coordinates = kDenseCoordinates);
 
   const SpatialModel& model() const { return model_; }
   int size() const override { return size_; }
@@ -50,9 +54,11 @@ class SpatialSystem final : public time::SecondOrderSystem {
   bool mass_varies() const override { return mass_varies_; }
   Status Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& f, Matrix* mass, Matrix* d_dq,
                  Matrix* d_dv) override;
-  bool has_configuration_loads() const override { return !model_.loads.empty(); }
+  bool has_configuration_loads() const override {
+    return !model_.loads.empty() || flexible_gravity_;
+  }
   Status ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) override;
-  void Commit() override {}
+  void Commit() override;
   double StoredEnergy() const override { return stored_energy_; }
   VecX CoordinateUnits() const override { return units_; }
 
@@ -83,15 +89,23 @@ class SpatialSystem final : public time::SecondOrderSystem {
   Vec3 AngularMomentum(const VecX& q, const VecX& v) const;
   // The force of joint j on marker b's body from the multipliers (see the top of the file).
   std::vector<double> JointForces(int j, const VecX& q, const VecX& lambda) const;
+  // The global positions of flexible body b's mesh nodes at q (nodes x 3 [m]).
+  MatX FlexibleMeshPositions(int body, const VecX& q) const;
+  // The joints inside the flexible bodies (after the last evaluation) and their bodies.
+  const std::vector<joint::JointOperator>& flexible_joints() const { return flexible_.joints(); }
+  const std::vector<int>& flexible_joint_bodies() const { return flexible_.joint_bodies(); }
   // Tension of spring s [N], moment of rotational spring s on b [N m].
   double SpringForce(int s, const VecX& q, const VecX& v) const;
   double RotationalSpringMoment(int s, const VecX& q, const VecX& v) const;
 
  private:
   VecX InitialState(bool rates) const;
+  void AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& tangent) const;
 
   SpatialModel model_;
   bool mass_varies_ = false;
+  bool flexible_gravity_ = false;  // gravity acts on a flexible body's elastic coordinates
+  FlexibleForces flexible_;        // elastic forces and joints inside the flexible bodies
   int size_ = 0, rows_ = 0;
   std::vector<int> first_;       // per body: index of its x coordinate
   std::vector<int> joint_rows_;  // per joint: its first constraint row (then the bodies')

@@ -575,7 +575,7 @@ TEST(SpatialModel, RejectsBadInput) {
   bad.joints[0].marker_b = 5;  // a revolute joint on the point mass
   EXPECT_EQ(rule_of(bad),
             "joints[0].marker_b = p: this joint acts on rotations: its markers must be on "
-            "rigid bodies or the ground");
+            "rigid or flexible bodies or the ground");
   bad = m;
   bad.springs[0].length = 0.0;
   EXPECT_EQ(rule_of(bad), "springs[0].length = 0: must be > 0");

@@ -1,0 +1,52 @@
+// A flexible body in the floating frame of reference (seed 003 section 2.1.1), planar
+// (planar_model.h) or spatial (spatial_model.h): its inertia shape integrals, modal
+// stiffness, the nodes markers may use, its joints and its mesh for drawing.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+#include "fe/mesh.h"
+#include "joint/joint_operator.h"
+#include "solvers/matrix.h"
+
+namespace jointdyn::mbs {
+
+// A node of a flexible body that markers may sit on: its position in the body frame and
+// its displacement per modal coordinate.
+template <int Dim>
+struct FlexibleNodeOf {
+  std::string name;
+  Eigen::Matrix<double, Dim, 1> position = Eigen::Matrix<double, Dim, 1>::Zero();  // [m]
+  // Per modal coordinate: planar 3 x n (ux, uy [m], rz [rad]); spatial 6 x n (ux, uy, uz
+  // [m], rx, ry, rz [rad]).
+  MatX shape;
+};
+
+template <class Inertia, int Dim>
+struct FlexibleBodyOf {
+  Inertia inertia;
+  solvers::SparseMatrix stiffness;  // K_ff [n x n] (on the modal coordinates)
+  // The displacement per unit of each modal coordinate [m] (its largest nodal entry), for
+  // the integrator's scales (SecondOrderSystem::CoordinateUnits).
+  VecX units;
+  std::vector<FlexibleNodeOf<Dim>> nodes;
+  // Contact and friction inside the body (seed 003 eq. 3.13-3.15: the joint forces act on
+  // the modal coordinates only), on the modal coordinates, with the history they were built
+  // with; each system evaluates its own copies.
+  std::vector<joint::JointOperator> joints;
+  // Per joint, the slave mesh node of each pair (for drawing the contact fields; empty:
+  // not drawn).
+  std::vector<std::vector<int>> joint_nodes;
+  // The FE mesh, for drawing the deformed body: its nodes' positions from the frame's
+  // origin in the body frame (nodes x Dim [m]) and their displacements per modal
+  // coordinate (rows x0, y0, (z0,) x1, ...; Dim nodes x n [m]).
+  std::shared_ptr<const fe::Mesh> mesh;
+  MatX mesh_positions;
+  solvers::SparseMatrix mesh_shapes;
+  int modes() const { return inertia.modes(); }
+};
+
+}  // namespace jointdyn::mbs
