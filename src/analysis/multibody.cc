@@ -18,15 +18,26 @@ namespace {
 using mbs::BodyKind;
 using mbs::PlanarSystem;
 using mbs::spatial::SpatialSystem;
-using SpatialBodyKind = mbs::spatial::BodyKind;
 
 // The state of the joints inside flexible body `body` after the system's last evaluation
 // (its joints are contiguous in the system's list).
-JointFigures FlexibleJointFigures(const PlanarSystem& system, int body) {
+template <class System>
+JointFigures FlexibleJointFigures(const System& system, int body) {
   const std::vector<int>& bodies = system.flexible_joint_bodies();
   const auto first = std::find(bodies.begin(), bodies.end(), body) - bodies.begin();
   const auto count = std::count(bodies.begin(), bodies.end(), body);
   return JointFiguresOf(std::span(system.flexible_joints()).subspan(first, count));
+}
+
+// The contact-force and gap norms of the flexible bodies with joints (fc_, gap_).
+template <class System>
+void AddJointNorms(const MultibodyOptions& options, const System& system,
+                   std::vector<double>& row) {
+  for (const FlexibleBodyOptions& f : options.flexible) {
+    if (f.joints.empty()) continue;
+    const JointFigures figures = FlexibleJointFigures(system, f.body);
+    row.insert(row.end(), {figures.force_norm, figures.gap_norm});
+  }
 }
 
 // The values of a planar system's state between the time and the energy columns
@@ -52,11 +63,7 @@ void AddStateValues(const MultibodyOptions& options, PlanarSystem& system,
   }
   for (size_t j = 0; j < model.joints.size(); ++j)
     for (const double f : system.JointForces(int(j), q, *record.lambda)) row.push_back(f);
-  for (const FlexibleBodyOptions& f : options.flexible) {
-    if (f.joints.empty()) continue;
-    const JointFigures figures = FlexibleJointFigures(system, f.body);
-    row.insert(row.end(), {figures.force_norm, figures.gap_norm});
-  }
+  AddJointNorms(options, system, row);
   for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
   for (size_t s = 0; s < model.rotational_springs.size(); ++s)
     row.push_back(system.RotationalSpringMoment(int(s), q, v));
@@ -73,16 +80,19 @@ void AddStateValues(const MultibodyOptions& options, SpatialSystem& system,
     const int first = system.FirstCoordinate(int(b));
     add(q.segment<3>(first));
     add(v.segment<3>(first));
-    if (model.bodies[b].kind != SpatialBodyKind::kRigid) continue;
+    if (!model.bodies[b].oriented()) continue;
     add(q.segment<4>(first + 3));
     add(system.AngularVelocity(int(b), q, v));
   }
+  for (const ModalOutput& m : options.output.modal)
+    add(q.segment(system.FirstCoordinate(m.body) + 7, m.count));
   for (const int m : options.output.markers) {
     add(system.MarkerPosition(q, m));
     add(system.MarkerVelocity(q, v, m));
   }
   for (size_t j = 0; j < model.joints.size(); ++j)
     add(system.JointForces(int(j), q, *record.lambda));
+  AddJointNorms(options, system, row);
   for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
   for (size_t s = 0; s < model.rotational_springs.size(); ++s)
     row.push_back(system.RotationalSpringMoment(int(s), q, v));
@@ -143,10 +153,11 @@ struct BodyBasis {
 };
 
 // The CMS basis on the body's interface, with joint modes Craig-Bampton's basis extended by
-// them, orthogonalized to free-free modes (the 3 rigid-body modes removed); unreduced
-// (`full`): every independent DOF, the frame fixed to the first interface node.
+// them, orthogonalized to free-free modes (the rigid-body modes removed: 3 planar, 6
+// spatial); unreduced (`full`): every independent DOF, the frame fixed to the first
+// interface node.
 BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
-                         const std::string& key, Observer& observer) {
+                         const std::string& key, int rigid_modes, Observer& observer) {
   BodyBasis result;
   if (f.full) return result;  // mbs::BuildUnreducedBody makes its basis
   const solvers::SparseMatrix k = fe.ReducedStiffness(), m = fe.ReducedMass();
@@ -167,23 +178,49 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
     if (!stage.status) ff.status = stage.status;
   }
   result.status = cms.status ? ff.status : cms.status;
-  if (result.status && ff.rigid_modes != 3)
+  if (result.status && ff.rigid_modes != rigid_modes)
     result.status = Status::Failure(
-        "a planar flexible body must be free (no supports) with its 3 rigid-body motions in "
-        "its basis: " +
-        std::to_string(ff.rigid_modes) + " found");
+        "a flexible body must be free (no supports) with its " + std::to_string(rigid_modes) +
+        " rigid-body motions in its basis: " + std::to_string(ff.rigid_modes) + " found");
   result.elastic = std::move(ff.basis);
   result.frequencies = std::move(ff.frequencies);
   return result;
 }
 
+// What differs between building a planar and a spatial model's flexible bodies.
+mbs::FlexibleBodyResult Build(const mbs::PlanarModel&, const fe::FeModel& fe,
+                              const BodyBasis& basis, const mbs::FlexibleBodySpec& spec,
+                              bool full) {
+  return full ? mbs::BuildUnreducedBody(fe, spec) : mbs::BuildFlexibleBody(fe, basis.elastic, spec);
+}
+mbs::spatial::FlexibleBodyResult Build(const mbs::spatial::SpatialModel&, const fe::FeModel& fe,
+                                       const BodyBasis& basis, const mbs::FlexibleBodySpec& spec,
+                                       bool full) {
+  return full ? mbs::BuildSpatialUnreducedBody(fe, spec)
+              : mbs::BuildSpatialBody(fe, basis.elastic, spec);
+}
+// The frame at the centre of mass c: the body's position and velocity are its FE model's
+// origin's, the frame's are position + A c and velocity + omega x (A c).
+void PlaceFrame(mbs::Body& body, const Vec2& centre) {
+  const Vec2 offset = Eigen::Rotation2Dd(body.angle) * centre;
+  body.position += offset;
+  body.velocity += body.angular_velocity * Vec2(-offset.y(), offset.x());
+}
+void PlaceFrame(mbs::spatial::Body& body, const Vec3& centre) {
+  const Vec3 offset = body.orientation * centre;
+  body.position += offset;
+  body.velocity += body.angular_velocity.cross(offset);
+}
+constexpr int Dimension(const mbs::PlanarModel&) { return 2; }
+constexpr int Dimension(const mbs::spatial::SpatialModel&) { return 3; }
+
 // The model with its flexible bodies built: FE model, reduction, the frame placed at the
-// centre of mass (position + A(angle) c).
-mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& observer,
-                            MultibodyResult& result) {
-  mbs::PlanarModel model = options.model;
+// centre of mass.
+template <class Model>
+Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver& observer,
+                 MultibodyResult& result) {
   for (const FlexibleBodyOptions& f : options.flexible) {
-    mbs::Body& body = model.bodies[f.body];
+    auto& body = model.bodies[f.body];
     const std::string task = "flexible body " + body.name;
     const std::string key = "bodies[" + std::to_string(f.body) + "]";
     fe::FeModel fe;
@@ -191,16 +228,19 @@ mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& 
     // Errors of the FE model at the body's `fe` keys, of its joints at its `joints`.
     Locate(key + ".fe",
            [&] { fe = fe::BuildFeModel(f.fe, observer.ProgressOf(task + ": FE model")); });
+    const int dim = Dimension(model);
+    if (fe.mesh.dim != dim)
+      throw InputError(
+          key + ".fe.mesh", std::to_string(fe.mesh.dim) + "D",
+          dim == 2 ? "a planar body needs a 2D mesh" : "a spatial body needs a 3D mesh");
     Locate(key, [&] { AddFlexibleJoints(fe, f.joints, spec); });
-    const BodyBasis basis = BuildBodyBasis(fe, f, key, observer);
+    const BodyBasis basis = BuildBodyBasis(fe, f, key, dim == 2 ? 3 : 6, observer);
     if (!basis.status) throw InputError(key, body.name, "reduction: " + basis.status.message);
-    mbs::FlexibleBodyResult built;
-    if (f.full)  // its frame node's errors at the body's `interface`
-      Locate(key, [&] { built = mbs::BuildUnreducedBody(fe, spec); });
-    else
-      Locate(key + ".fe", [&] { built = mbs::BuildFlexibleBody(fe, basis.elastic, spec); });
+    // The unreduced body's frame node's errors at the body's `interface`, others at `fe`.
+    decltype(Build(model, fe, basis, spec, f.full)) built;
+    Locate(f.full ? key : key + ".fe", [&] { built = Build(model, fe, basis, spec, f.full); });
     body.flexible = built.body;
-    body.position += Eigen::Rotation2Dd(body.angle) * built.centre_of_mass;
+    PlaceFrame(body, built.centre_of_mass);
     result.flexible_modes.push_back(built.body->modes());
     result.flexible_frequencies.push_back(basis.frequencies);
     result.flexible_joint_modes.push_back(basis.joint_modes);
@@ -211,6 +251,13 @@ mbs::PlanarModel BuildModel(const MultibodyOptions& options, MultibodyObserver& 
                                 " joint modes), first free-free frequency " +
                                 FormatValue(basis.frequencies(0)) + " Hz"));
   }
+  for (const ModalOutput& m : options.output.modal) {
+    const auto& body = model.bodies[m.body];
+    if (m.count > body.flexible->modes())
+      throw InputError("output.modal." + body.name, std::to_string(m.count),
+                       "is more than the body's " + std::to_string(body.flexible->modes()) +
+                           " elastic coordinates");
+  }
   return model;
 }
 
@@ -220,22 +267,25 @@ void MultibodyOptions::Validate() const {
   ValidateIntegrator(integrator,
                      "is not available for multibody systems (use HHT with alpha = 0 or smaller "
                      "steps)");
-  if (spatial && (!model.bodies.empty() || !flexible.empty() || !output.modal.empty()))
-    throw InputError("spatial", "(given)",
-                     "a spatial model has no planar bodies, flexible bodies or modal outputs");
+  if (spatial && !model.bodies.empty())
+    throw InputError("spatial", "(given)", "a spatial model has no planar bodies");
   const size_t markers = spatial ? spatial->markers.size() : model.markers.size();
   for (const int m : output.markers)
     if (m < 0 || m >= int(markers))
       throw InputError("output.markers", std::to_string(m), "is no marker");
+  const auto is_flexible = [this](int b) {
+    if (spatial)
+      return b >= 0 && b < int(spatial->bodies.size()) &&
+             spatial->bodies[b].kind == mbs::spatial::BodyKind::kFlexible;
+    return b >= 0 && b < int(model.bodies.size()) && model.bodies[b].kind == BodyKind::kFlexible;
+  };
   for (size_t i = 0; i < flexible.size(); ++i)
-    if (flexible[i].body < 0 || flexible[i].body >= int(model.bodies.size()) ||
-        model.bodies[flexible[i].body].kind != BodyKind::kFlexible)
+    if (!is_flexible(flexible[i].body))
       throw InputError("flexible[" + std::to_string(i) + "].body", std::to_string(flexible[i].body),
                        "is no flexible body");
   for (size_t i = 0; i < output.modal.size(); ++i) {
     const ModalOutput& m = output.modal[i];
-    if (m.body < 0 || m.body >= int(model.bodies.size()) ||
-        model.bodies[m.body].kind != BodyKind::kFlexible || m.count < 1)
+    if (!is_flexible(m.body) || m.count < 1)
       throw InputError("output.modal[" + std::to_string(i) + "]", std::to_string(m.body),
                        "must be a flexible body with a count >= 1");
   }
@@ -244,6 +294,24 @@ void MultibodyOptions::Validate() const {
 }
 
 namespace {
+
+// The elastic coordinates' columns q<k>_<body> of output.modal.
+void AddModalColumns(const MultibodyOptions& options, const auto& model,
+                     std::vector<std::string>& columns) {
+  for (const ModalOutput& m : options.output.modal)
+    for (int k = 1; k <= m.count; ++k)
+      columns.push_back("q" + std::to_string(k) + "_" + model.bodies[m.body].name);
+}
+
+// The contact-force and gap norms' columns of the flexible bodies with joints.
+void AddJointNormColumns(const MultibodyOptions& options, const auto& model,
+                         std::vector<std::string>& columns) {
+  for (const FlexibleBodyOptions& f : options.flexible) {
+    if (f.joints.empty()) continue;
+    columns.push_back("fc_" + model.bodies[f.body].name);
+    columns.push_back("gap_" + model.bodies[f.body].name);
+  }
+}
 
 // The columns of a planar model's state between time and the energy (Columns()).
 void AddStateColumns(const MultibodyOptions& options, std::vector<std::string>& columns) {
@@ -256,19 +324,13 @@ void AddStateColumns(const MultibodyOptions& options, std::vector<std::string>& 
       columns.push_back(prefix + b.name);
     }
   }
-  for (const ModalOutput& m : options.output.modal)
-    for (int k = 1; k <= m.count; ++k)
-      columns.push_back("q" + std::to_string(k) + "_" + model.bodies[m.body].name);
+  AddModalColumns(options, model, columns);
   for (const int m : options.output.markers)
     for (const char* c : {"px_", "py_", "vx_", "vy_"}) columns.push_back(c + model.markers[m].name);
   for (const mbs::Joint& j : model.joints)
     for (const std::string& label : mbs::JointForceLabels(j.kind))
       columns.push_back(label + "_" + j.name);
-  for (const FlexibleBodyOptions& f : options.flexible) {
-    if (f.joints.empty()) continue;
-    columns.push_back("fc_" + model.bodies[f.body].name);
-    columns.push_back("gap_" + model.bodies[f.body].name);
-  }
+  AddJointNormColumns(options, model, columns);
   for (const mbs::Spring& s : model.springs) columns.push_back("f_" + s.name);
   for (const mbs::RotationalSpring& s : model.rotational_springs) columns.push_back("m_" + s.name);
 }
@@ -282,14 +344,15 @@ void AddStateColumns(const MultibodyOptions& options, const mbs::spatial::Spatia
   };
   for (const mbs::spatial::Body& b : model.bodies) {
     add({"x_", "y_", "z_", "vx_", "vy_", "vz_"}, b.name);
-    if (b.kind == SpatialBodyKind::kRigid)
-      add({"e0_", "e1_", "e2_", "e3_", "wx_", "wy_", "wz_"}, b.name);
+    if (b.oriented()) add({"e0_", "e1_", "e2_", "e3_", "wx_", "wy_", "wz_"}, b.name);
   }
+  AddModalColumns(options, model, columns);
   for (const int m : options.output.markers)
     add({"px_", "py_", "pz_", "vx_", "vy_", "vz_"}, model.markers[m].name);
   for (const mbs::spatial::Joint& j : model.joints)
     for (const std::string& label : mbs::spatial::JointForceLabels(j.kind))
       columns.push_back(label + "_" + j.name);
+  AddJointNormColumns(options, model, columns);
   for (const mbs::spatial::Spring& s : model.springs) columns.push_back("f_" + s.name);
   for (const mbs::spatial::RotationalSpring& s : model.rotational_springs)
     columns.push_back("m_" + s.name);
@@ -374,27 +437,29 @@ bool Simulate(const MultibodyOptions& options, System& system, MultibodyObserver
 
 }  // namespace
 
+namespace {
+
+// Builds the system of `model` (its flexible bodies first), integrates it and records the
+// state of the flexible bodies' joints at the end.
+template <class System, class Model>
+void RunSystem(const Model& model, const MultibodyOptions& options, MultibodyObserver& observer,
+               MultibodyResult& result) {
+  System system(BuildModel(model, options, observer, result));
+  if (Simulate(options, system, observer, result))
+    for (const FlexibleBodyOptions& f : options.flexible)
+      result.flexible_joint_state.push_back(FlexibleJointFigures(system, f.body));
+}
+
+}  // namespace
+
 MultibodyResult RunMultibody(const MultibodyOptions& options, MultibodyObserver& observer) {
   options.Validate();
   const Clock::time_point start = Clock::now();
   MultibodyResult result;
-  if (options.spatial) {
-    SpatialSystem system(*options.spatial);
-    Simulate(options, system, observer, result);
-    result.wall_seconds = Seconds(start);
-    return result;
-  }
-  PlanarSystem system(BuildModel(options, observer, result));
-  for (const ModalOutput& m : options.output.modal) {
-    const mbs::Body& body = system.model().bodies[m.body];
-    if (m.count > body.flexible->modes())
-      throw InputError("output.modal." + body.name, std::to_string(m.count),
-                       "is more than the body's " + std::to_string(body.flexible->modes()) +
-                           " elastic coordinates");
-  }
-  if (Simulate(options, system, observer, result))
-    for (const FlexibleBodyOptions& f : options.flexible)
-      result.flexible_joint_state.push_back(FlexibleJointFigures(system, f.body));
+  if (options.spatial)
+    RunSystem<SpatialSystem>(*options.spatial, options, observer, result);
+  else
+    RunSystem<PlanarSystem>(options.model, options, observer, result);
   result.wall_seconds = Seconds(start);
   return result;
 }

@@ -27,7 +27,7 @@ namespace jointdyn::analysis {
 
 // A flexible body's first `count` elastic coordinates as columns q1_<body> .. q<count>_<body>.
 struct ModalOutput {
-  int body = 0;  // index in model.bodies (a flexible body)
+  int body = 0;  // index in model.bodies or spatial->bodies (a flexible body)
   int count = 1;
 };
 
@@ -38,11 +38,12 @@ struct MultibodyOutput {
   bool energy = true;  // the energy-balance columns [J]
 };
 
-// A flexible body of the model, built when the run starts: its FE model (2D, no supports)
-// and reduction. The body's position and angle place the FE model's origin and axes; its
-// frame starts at the FE model's centre of mass.
+// A flexible body of the model, built when the run starts: its FE model (2D for a planar
+// model, 3D for a spatial one; no supports) and reduction. The body's position and angle
+// (orientation) place the FE model's origin and axes; its frame starts at the FE model's
+// centre of mass.
 struct FlexibleBodyOptions {
-  int body = 0;  // index in model.bodies (BodyKind::kFlexible)
+  int body = 0;  // index in model.bodies or spatial->bodies (a flexible body)
   fe::FeModelSpec fe;
   // The CMS basis: Craig-Bampton on `cms.boundary`, the body's interface (its markers'
   // reference nodes), with cms.vibration_modes fixed-interface modes.
@@ -54,7 +55,8 @@ struct FlexibleBodyOptions {
   // evaluated on every pair and reduced onto the body's basis.
   std::vector<JointSpec> joints;
   // Unreduced (the reference of the reduced bodies): every independent DOF of `fe` is a
-  // coordinate, the frame fixed to the first interface node (its ux, uy, rz); its matrices
+  // coordinate, the frame fixed to the first interface node (its ux, uy, rz; spatial: all
+  // six); its matrices
   // sparse (the car pendulum's 2963 coordinates: 70 ms per step). No cms modes, no joint
   // modes.
   bool full = false;
@@ -63,8 +65,9 @@ struct FlexibleBodyOptions {
 struct MultibodyOptions {
   std::string title;
   mbs::PlanarModel model;  // flexible bodies without their FlexibleBody yet
-  // A spatial (3D) system instead of `model` (which then stays empty): rigid bodies and
-  // point masses (no flexible bodies yet).
+  // A spatial (3D) system instead of `model` (which then stays empty): rigid bodies, point
+  // masses and flexible bodies (without their FlexibleBody yet; `flexible` and
+  // output.modal then refer to spatial->bodies).
   std::optional<mbs::spatial::SpatialModel> spatial;
   std::vector<FlexibleBodyOptions> flexible;
   time::IntegratorOptions integrator;  // scheme, times, steps, Newton; output_interval [s]
@@ -77,8 +80,9 @@ struct MultibodyOptions {
   // checked once its flexible bodies are built).
   void Validate() const;
   // time; per body x_, y_ [m], angle_ [rad] (rigid), vx_, vy_ [m/s], omega_ [rad/s]
-  // (rigid); spatial: x_, y_, z_ [m], vx_, vy_, vz_ [m/s], and for rigid bodies the Euler
-  // parameters e0_ .. e3_ [-] and the angular velocity wx_, wy_, wz_ [rad/s] (global);
+  // (rigid); spatial: x_, y_, z_ [m], vx_, vy_, vz_ [m/s], and for rigid and flexible bodies
+  // the Euler parameters e0_ .. e3_ [-] and the angular velocity wx_, wy_, wz_ [rad/s]
+  // (global);
   // output.modal's q<k>_<body> (free-free modes: M-orthonormal, kg^0.5 m; unit DOFs
   // of an unreduced body: m or rad); per output marker px_, py_, vx_, vy_; per joint its forces on
   // marker b's body (mbs::JointForceLabels: fx_, fy_ [N], m_ [N m], fn_ [N], f_ [N or N m]); per

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/multibody.h"
 #include "mbs/spatial_model.h"
 #include "model/model_node.h"
 #include "time/time_function.h"
@@ -50,8 +51,15 @@ std::pair<int, int> ReadMarkerPair(const ModelNode& n, const Model& model) {
   return {a, b};
 }
 
+// A flexible body's FE model (its `fe` mapping: the FE keys of analysis: modal), interface
+// and reduction keys (`full`, vibration_modes, rigid_ratio, joints, joint_modes); `body` its
+// index in the model's bodies.
+analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body);
+
 // The spatial model of a `dimension: 3` file: bodies, markers, joints, springs, loads and
-// gravity (spatial_reader.cc).
-mbs::spatial::SpatialModel ReadSpatialModel(const ModelNode& root);
+// gravity (spatial_reader.cc); its flexible bodies' FE models and reductions into
+// `flexible`.
+mbs::spatial::SpatialModel ReadSpatialModel(const ModelNode& root,
+                                            std::vector<analysis::FlexibleBodyOptions>& flexible);
 
 }  // namespace jointdyn::model

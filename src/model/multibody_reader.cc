@@ -20,32 +20,6 @@ using mbs::BodyKind;
 using mbs::JointKind;
 using mbs::PlanarModel;
 
-// A flexible body's FE model (its `fe` mapping: the FE keys of analysis: modal) and its
-// reduction keys.
-analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
-  analysis::FlexibleBodyOptions f;
-  f.body = body;
-  const ModelNode fe = n.Map("fe");
-  f.fe = ReadFeModelSpec(fe);
-  fe.Finish();
-  f.cms.boundary = n.Strings("interface");
-  for (const std::string& name : f.cms.boundary)
-    if (!f.fe.HasReferenceNode(name))
-      n.FailValue("interface", name,
-                  "is no reference node of the body's FE model (fe.reference_nodes)");
-  f.full = n.Bool("full", false);
-  if (f.full)
-    for (const char* key : {"vibration_modes", "rigid_ratio", "joint_modes"})
-      if (n.Has(key))
-        n.FailValue(key, "(given)", "an unreduced body (full: true) has no reduction keys");
-  f.cms.vibration_modes = n.Int("vibration_modes", 6, AtLeast(0));
-  f.cms.free_free.rigid_ratio = n.Double("rigid_ratio", 1e-6, InRange(1e-14, 0.5));
-  if (n.Has("joints")) f.joints = ReadJoints(n, f.fe);
-  if (const auto joint_modes = n.OptionalMap("joint_modes"))
-    f.joint_modes = ReadJointModeSpecOfJoints(*joint_modes, f.fe, f.joints);
-  return f;
-}
-
 void ReadBodies(const ModelNode& root, MultibodyOptions& options) {
   PlanarModel& model = options.model;
   std::set<std::string> names;
@@ -202,13 +176,13 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
     options.integrator.output_interval = node->Double("interval", 0.0, NonNegative());
     options.output.energy = node->Bool("energy", true);
     file.frames = node->Int("frames", 200, InRange(0, 100000));
-    if (options.spatial && node->Has("modal"))
-      node->FailValue("modal", "(given)", "a spatial model has no flexible bodies");
     if (const auto modal = node->OptionalMap("modal")) {
-      const std::vector<std::string> names = NamesOf(options.model.bodies);
+      const std::vector<std::string> names =
+          options.spatial ? NamesOf(options.spatial->bodies) : NamesOf(options.model.bodies);
       for (const std::string& name : modal->Keys()) {
         const int body = FindName(*modal, name, name, names, "body of this model");
-        if (options.model.bodies[body].kind != mbs::BodyKind::kFlexible)
+        if (std::none_of(options.flexible.begin(), options.flexible.end(),
+                         [body](const auto& f) { return f.body == body; }))
           modal->FailValue(name, name, "is no flexible body (elastic coordinates)");
         options.output.modal.push_back({body, modal->Int(name, AtLeast(1))});
       }
@@ -242,6 +216,30 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
 }
 
 }  // namespace
+
+analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
+  analysis::FlexibleBodyOptions f;
+  f.body = body;
+  const ModelNode fe = n.Map("fe");
+  f.fe = ReadFeModelSpec(fe);
+  fe.Finish();
+  f.cms.boundary = n.Strings("interface");
+  for (const std::string& name : f.cms.boundary)
+    if (!f.fe.HasReferenceNode(name))
+      n.FailValue("interface", name,
+                  "is no reference node of the body's FE model (fe.reference_nodes)");
+  f.full = n.Bool("full", false);
+  if (f.full)
+    for (const char* key : {"vibration_modes", "rigid_ratio", "joint_modes"})
+      if (n.Has(key))
+        n.FailValue(key, "(given)", "an unreduced body (full: true) has no reduction keys");
+  f.cms.vibration_modes = n.Int("vibration_modes", 6, AtLeast(0));
+  f.cms.free_free.rigid_ratio = n.Double("rigid_ratio", 1e-6, InRange(1e-14, 0.5));
+  if (n.Has("joints")) f.joints = ReadJoints(n, f.fe);
+  if (const auto joint_modes = n.OptionalMap("joint_modes"))
+    f.joint_modes = ReadJointModeSpecOfJoints(*joint_modes, f.fe, f.joints);
+  return f;
+}
 
 Vec2 ReadVec2(const ModelNode& node, const std::string& key, const Vec2& fallback) {
   if (!node.Has(key)) return fallback;
@@ -288,7 +286,7 @@ MultibodyFile ReadMultibody(const ModelNode& root) {
   MultibodyOptions& options = file.options;
   options.title = root.String("title", "");
   if (root.Int("dimension", 2, InRange(2, 3)) == 3) {
-    options.spatial = ReadSpatialModel(root);
+    options.spatial = ReadSpatialModel(root, options.flexible);
   } else {
     PlanarModel& model = options.model;
     ReadBodies(root, options);

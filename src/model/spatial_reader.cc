@@ -1,5 +1,6 @@
 // The spatial model of `analysis: multibody` with `dimension: 3` (docs/model_files.md).
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.h"
@@ -61,22 +62,25 @@ Mat3 ReadInertia(const ModelNode& n) {
   return inertia;
 }
 
-void ReadBodies(const ModelNode& root, spatial::SpatialModel& model) {
+void ReadBodies(const ModelNode& root, spatial::SpatialModel& model,
+                std::vector<analysis::FlexibleBodyOptions>& flexible) {
   std::set<std::string> names;
   const std::vector<ModelNode> nodes = root.Maps("bodies");
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ModelNode& n = nodes[i];
     spatial::Body b;
     b.name = ReadItemName(n, "body_" + std::to_string(i + 1), names);
-    if (n.String("type", "rigid") == "flexible")
-      n.FailValue("type", "flexible", "flexible bodies are planar so far (dimension: 2)");
-    b.kind = n.Has("type") ? n.Enum<spatial::BodyKind>(
-                                 "type", {{"rigid", spatial::BodyKind::kRigid},
-                                          {"point_mass", spatial::BodyKind::kPointMass}})
-                           : spatial::BodyKind::kRigid;
-    b.mass = n.Double("mass", Positive());
-    if (b.kind == spatial::BodyKind::kRigid) {
-      b.inertia = ReadInertia(n);
+    b.kind = n.Has("type")
+                 ? n.Enum<spatial::BodyKind>("type", {{"rigid", spatial::BodyKind::kRigid},
+                                                      {"point_mass", spatial::BodyKind::kPointMass},
+                                                      {"flexible", spatial::BodyKind::kFlexible}})
+                 : spatial::BodyKind::kRigid;
+    if (b.kind == spatial::BodyKind::kFlexible)
+      flexible.push_back(ReadFlexible(n, int(i)));
+    else
+      b.mass = n.Double("mass", Positive());
+    if (b.kind == spatial::BodyKind::kRigid) b.inertia = ReadInertia(n);
+    if (b.oriented()) {
       b.orientation = ReadOrientation(n, "orientation");
       b.angular_velocity = ReadVec3(n, "angular_velocity", Vec3::Zero());
     }
@@ -87,7 +91,8 @@ void ReadBodies(const ModelNode& root, spatial::SpatialModel& model) {
   }
 }
 
-void ReadMarkers(const ModelNode& root, spatial::SpatialModel& model) {
+void ReadMarkers(const ModelNode& root, const std::vector<analysis::FlexibleBodyOptions>& flexible,
+                 spatial::SpatialModel& model) {
   std::set<std::string> names;
   const std::vector<std::string> bodies = NamesOf(model.bodies);
   for (const ModelNode& n : root.OptionalMaps("markers")) {
@@ -96,16 +101,29 @@ void ReadMarkers(const ModelNode& root, spatial::SpatialModel& model) {
     const std::string body = n.String("body");
     m.body =
         body == "ground" ? mbs::kGround : FindName(n, "body", body, bodies, "body of this model");
-    m.position = ReadVec3(n, "position", Vec3::Zero());
+    const auto on = std::find_if(flexible.begin(), flexible.end(),
+                                 [&](const auto& f) { return f.body == m.body; });
+    if (on != flexible.end())  // on a node of the body's interface
+      m.node =
+          FindName(n, "node", n.String("node"), on->cms.boundary, "interface node of body " + body);
+    else
+      m.position = ReadVec3(n, "position", Vec3::Zero());
     m.orientation = ReadOrientation(n, "orientation");
     n.Finish();
     model.markers.push_back(std::move(m));
   }
 }
 
-// node[length] [m], by default the markers' initial distance; > 0.
+// node[length] [m], by default the markers' initial distance (not for markers on flexible
+// bodies: those are placed when the body's FE model is built); > 0.
 double ReadLength(const ModelNode& n, const spatial::SpatialModel& model, int a, int b) {
   if (n.Has("length")) return n.Double("length", Positive());
+  for (const int m : {a, b})
+    if (model.markers[m].body != mbs::kGround &&
+        model.bodies[model.markers[m].body].kind == spatial::BodyKind::kFlexible)
+      n.FailValue("length", "",
+                  "give it: marker " + model.markers[m].name +
+                      " is on a flexible body (placed when its FE model is built)");
   const double length =
       (spatial::InitialMarkerPosition(model, a) - spatial::InitialMarkerPosition(model, b)).norm();
   if (!(length > 0.0))
@@ -192,10 +210,11 @@ void ReadLoads(const ModelNode& root, spatial::SpatialModel& model) {
 
 }  // namespace
 
-mbs::spatial::SpatialModel ReadSpatialModel(const ModelNode& root) {
+mbs::spatial::SpatialModel ReadSpatialModel(const ModelNode& root,
+                                            std::vector<analysis::FlexibleBodyOptions>& flexible) {
   spatial::SpatialModel model;
-  ReadBodies(root, model);
-  ReadMarkers(root, model);
+  ReadBodies(root, model, flexible);
+  ReadMarkers(root, flexible, model);
   ReadJoints(root, model);
   ReadSprings(root, model);
   ReadLoads(root, model);

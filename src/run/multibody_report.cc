@@ -61,10 +61,19 @@ io::VtuGrid MechanismGrid(const System& system, const VecX& q) {
   return grid;
 }
 
+// The index of a flexible body's first elastic coordinate.
+int FirstElastic(const mbs::PlanarSystem& system, int b) {
+  return system.CoordinateIndex(b, mbs::Coordinate::kX) + 3;
+}
+int FirstElastic(const mbs::spatial::SpatialSystem& system, int b) {
+  return system.FirstCoordinate(b) + 7;
+}
+
 // The contact fields of flexible body b's joints at their slave nodes (0 elsewhere), after
 // the system's last evaluation: contact_pressure [Pa], gap [m], shear (tau1) [Pa].
-void AddContactFields(const mbs::PlanarSystem& system, int b, io::VtuGrid& grid) {
-  const mbs::FlexibleBody& body = *system.model().bodies[b].flexible;
+template <class System>
+void AddContactFields(const System& system, int b, io::VtuGrid& grid) {
+  const auto& body = *system.model().bodies[b].flexible;
   if (body.joints.empty() || body.joint_nodes.size() != body.joints.size()) return;
   const size_t nodes = body.mesh->nodes.rows();
   io::VtuArray pressure{"contact_pressure", 1, std::vector<double>(nodes, 0.0)};
@@ -86,20 +95,21 @@ void AddContactFields(const mbs::PlanarSystem& system, int b, io::VtuGrid& grid)
 
 // Flexible body b's FE mesh at q, with the elastic displacement (global frame) as point
 // data "displacement" and the contact fields of its joints.
-io::VtuGrid DeformedMesh(const mbs::PlanarSystem& system, int b, const VecX& q) {
-  const mbs::FlexibleBody& body = *system.model().bodies[b].flexible;
+template <class System>
+io::VtuGrid DeformedMesh(const System& system, int b, const VecX& q) {
+  const auto& body = *system.model().bodies[b].flexible;
   io::VtuGrid grid = MeshGrid(*body.mesh);
   const MatX positions = system.FlexibleMeshPositions(b, q);
   VecX rigid_q = q;  // the frame's motion without the deformation
-  rigid_q.segment(system.CoordinateIndex(b, mbs::Coordinate::kX) + 3, body.modes()).setZero();
+  rigid_q.segment(FirstElastic(system, b), body.modes()).setZero();
   const MatX rigid = system.FlexibleMeshPositions(b, rigid_q);
   io::VtuArray displacement{"displacement", 3, {}};
-  for (Eigen::Index p = 0; p < positions.rows(); ++p) {
-    grid.points[3 * p] = positions(p, 0);
-    grid.points[3 * p + 1] = positions(p, 1);
-    displacement.values.insert(displacement.values.end(),
-                               {positions(p, 0) - rigid(p, 0), positions(p, 1) - rigid(p, 1), 0.0});
-  }
+  for (Eigen::Index p = 0; p < positions.rows(); ++p)
+    for (Eigen::Index k = 0; k < 3; ++k) {
+      const bool in_plane = k < positions.cols();
+      if (in_plane) grid.points[3 * p + k] = positions(p, k);
+      displacement.values.push_back(in_plane ? positions(p, k) - rigid(p, k) : 0.0);
+    }
   grid.point_data.push_back(std::move(displacement));
   AddContactFields(system, b, grid);
   return grid;
@@ -116,15 +126,20 @@ void MultibodyReport::Sample(const std::vector<double>& row) {
 
 void MultibodyReport::Configuration(double t, const mbs::spatial::SpatialSystem& system,
                                     const VecX& q) {
-  frames_.Add(folder_, t, [&] { return MechanismGrid(system, q); });
+  Frame(t, system, q);
 }
 
 void MultibodyReport::Configuration(double t, const mbs::PlanarSystem& system, const VecX& q) {
+  Frame(t, system, q);
+}
+
+template <class System>
+void MultibodyReport::Frame(double t, const System& system, const VecX& q) {
   const std::string number = frames_.Add(folder_, t, [&] { return MechanismGrid(system, q); });
   if (number.empty()) return;
-  const std::vector<mbs::Body>& bodies = system.model().bodies;
+  const auto& bodies = system.model().bodies;
   for (size_t b = 0; b < bodies.size(); ++b) {
-    if (bodies[b].kind != mbs::BodyKind::kFlexible) continue;
+    if (!bodies[b].flexible) continue;
     std::unique_ptr<io::PvdWriter>& pvd = meshes_[int(b)];
     const std::string stem = FileName(bodies[b].name);
     if (!pvd) pvd = std::make_unique<io::PvdWriter>(folder_.File(stem + ".pvd"));
@@ -174,8 +189,9 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
   summary["flexible_bodies"] = nlohmann::json::array();
   for (size_t i = 0; i < result.flexible_frequencies.size(); ++i) {
     const VecX& f = result.flexible_frequencies[i];
+    const int body = options.flexible[i].body;
     summary["flexible_bodies"].push_back(
-        {{"name", model.bodies[options.flexible[i].body].name},
+        {{"name", options.spatial ? options.spatial->bodies[body].name : model.bodies[body].name},
          {"modes", result.flexible_modes[i]},
          {"full", options.flexible[i].full},
          {"joint_modes", result.flexible_joint_modes[i]},

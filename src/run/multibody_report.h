@@ -31,6 +31,9 @@ class MultibodyReport : public Report<model::MultibodyFile, analysis::MultibodyO
   RunOutcome Finish(const analysis::MultibodyResult& result);
 
  private:
+  // The mechanism and the flexible bodies' deformed meshes at an output frame.
+  template <class System>
+  void Frame(double t, const System& system, const VecX& q);
   std::unique_ptr<io::CsvWriter> csv_;  // opened with the first sample
   FrameSeries frames_{"mechanism", options_.options.integrator.t_start,
                       options_.options.integrator.t_end, options_.frames};
