@@ -140,7 +140,7 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
   py::list bodies;
   for (size_t i = 0; i < result.flexible_frequencies.size(); ++i) {
     py::dict body;
-    body["name"] = options.model.bodies[options.flexible[i].body].name;
+    body["name"] = options.BodyName(options.flexible[i].body);
     body["modes"] = result.flexible_modes[i];
     body["joint_modes"] = result.flexible_joint_modes[i];
     if (i < result.flexible_joint_state.size())  // none when the run never started

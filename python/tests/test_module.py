@@ -272,6 +272,26 @@ def test_spatial_multibody_arrays_give_the_tops_precession(tmp_path):
     assert np.allclose(c["fz_pivot"][20:], 0.5 * 9.81, rtol=1e-4)
 
 
+def test_spatial_flexible_body_is_the_summarys(tmp_path):
+    # The 3D flexible beam over 0.02 s from a dict: its body's figures equal summary.json's
+    # (16 elastic coordinates: 10 + 12 - 6), its frame's Euler parameters stay unit and the
+    # pivot holds the beam's point at the origin.
+    model = shortened_multibody("flexible_beam_3d", 0.02, tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    body, expected = result["flexible_bodies"][0], summary["flexible_bodies"][0]
+    assert body["name"] == expected["name"] == "beam"
+    assert body["modes"] == expected["modes"] == 16
+    assert np.array_equal(body["frequencies_hz"], expected["frequencies_hz"])
+    c = result["column"]
+    p = np.stack([c[f"e{k}_beam"] for k in range(4)])
+    assert np.max(np.abs(np.linalg.norm(p, axis=0) - 1.0)) < 1e-12
+    assert result["max_constraint_violation"] < 1e-12
+    assert [k for k in c if k.startswith("q") and k.endswith("_beam")] == [
+        f"q{k}_beam" for k in range(1, 5)]
+
+
 def test_belt_drive_arrays_and_profiles(tmp_path):
     # The belt drive at rest after its pre-solve (60 elements, 10 ms): the samples are
     # belt_drive.csv's, the profile along the belt carries the pre-tension 400 N and the

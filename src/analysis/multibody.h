@@ -79,6 +79,10 @@ struct MultibodyOptions {
   // Throws InputError naming the option for a set that cannot run (the model itself is
   // checked once its flexible bodies are built).
   void Validate() const;
+  // The name of body `body` of the planar or spatial model.
+  const std::string& BodyName(int body) const {
+    return spatial ? spatial->bodies[body].name : model.bodies[body].name;
+  }
   // time; per body x_, y_ [m], angle_ [rad] (rigid), vx_, vy_ [m/s], omega_ [rad/s]
   // (rigid); spatial: x_, y_, z_ [m], vx_, vy_, vz_ [m/s], and for rigid and flexible bodies
   // the Euler parameters e0_ .. e3_ [-] and the angular velocity wx_, wy_, wz_ [rad/s]

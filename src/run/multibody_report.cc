@@ -189,9 +189,8 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
   summary["flexible_bodies"] = nlohmann::json::array();
   for (size_t i = 0; i < result.flexible_frequencies.size(); ++i) {
     const VecX& f = result.flexible_frequencies[i];
-    const int body = options.flexible[i].body;
     summary["flexible_bodies"].push_back(
-        {{"name", options.spatial ? options.spatial->bodies[body].name : model.bodies[body].name},
+        {{"name", options.BodyName(options.flexible[i].body)},
          {"modes", result.flexible_modes[i]},
          {"full", options.flexible[i].full},
          {"joint_modes", result.flexible_joint_modes[i]},
