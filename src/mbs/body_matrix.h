@@ -11,6 +11,16 @@
 
 namespace jointdyn::mbs {
 
+// A dense or sparse expression as a sparse matrix (a reduced basis' products are dense).
+template <class E>
+solvers::SparseMatrix ToSparse(const Eigen::MatrixBase<E>& a) {
+  return MatX(a).sparseView();
+}
+template <class E>
+solvers::SparseMatrix ToSparse(const Eigen::SparseMatrixBase<E>& a) {
+  return solvers::SparseMatrix(a);
+}
+
 class BodyMatrix {
  public:
   BodyMatrix(int frame, int n)

@@ -49,4 +49,17 @@ struct FlexibleBodyOf {
   int modes() const { return inertia.modes(); }
 };
 
+// Marker m's point in its body's frame at the body's initial modal coordinates (a flexible
+// body's node moved by them; else the marker's position).
+template <class Body, class Marker>
+auto InitialLocalPoint(const Body& body, const Marker& m) {
+  auto local = m.position;
+  if (!body.flexible) return local;
+  const auto& node = body.flexible->nodes[m.node];
+  local = node.position;
+  if (body.modal_coordinates.size() > 0)
+    local += node.shape.topRows(local.size()) * body.modal_coordinates;
+  return local;
+}
+
 }  // namespace jointdyn::mbs

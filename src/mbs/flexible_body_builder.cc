@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "mbs/body_matrix.h"
 #include "reduction/basis.h"
 
 namespace jointdyn::mbs {
@@ -72,15 +73,6 @@ std::vector<int> PointTranslations(const PointDofs& d, int dim, size_t first, si
   for (size_t p = first; p < last; ++p)
     dofs.insert(dofs.end(), d.translation[p].begin(), d.translation[p].begin() + dim);
   return dofs;
-}
-
-template <class E>
-SparseMatrix ToSparse(const Eigen::MatrixBase<E>& a) {
-  return MatX(a).sparseView();
-}
-template <class E>
-SparseMatrix ToSparse(const Eigen::SparseMatrixBase<E>& a) {
-  return SparseMatrix(a);
 }
 
 // (A + A') / 2.

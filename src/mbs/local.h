@@ -6,6 +6,8 @@
 #pragma once
 
 #include <Eigen/Sparse>
+#include <algorithm>
+#include <array>
 #include <vector>
 
 #include "core/types.h"
@@ -31,6 +33,88 @@ struct LocalCoordinates {
   VecX Gradient(const J& value) const { return map.transpose() * value.g; }
   MatX Hessian(const J& value) const { return map.transpose() * value.h * map; }
 };
+
+// The slots of an element's intermediate coordinates: per body (a slot of `size` entries
+// from `offset`) its frame's `frame` coordinates (planar x, y, angle; spatial x, y, z and
+// the Euler parameters), then from `point` the marker's point in the body frame and its
+// elastic rotation (a rigid body's: the marker's fixed position; a flexible body's: the
+// node's position plus Phi zeta, linear in the body's coordinates).
+struct SlotLayout {
+  int size = 0, frame = 0, point = 0;
+};
+
+// The coordinates of `body` an element at `marker` (-1: the body's frame only) depends on,
+// as offsets from the body's first: its frame's, and on a flexible body the elastic
+// coordinates that move the marker's node (all of a reduced basis; a few unit DOFs of an
+// unreduced body).
+template <class Model>
+std::vector<int> SlotCoordinates(const Model& model, const SlotLayout& layout, int body,
+                                 int marker) {
+  std::vector<int> offsets;
+  if (body < 0) return offsets;  // the ground
+  const auto& b = model.bodies[body];
+  for (int k = 0; k < std::min(b.coordinates(), layout.frame); ++k) offsets.push_back(k);
+  if (!b.flexible || marker < 0) return offsets;
+  const MatX& shape = b.flexible->nodes[model.markers[marker].node].shape;
+  for (int j = 0; j < shape.cols(); ++j)
+    if (!shape.col(j).isZero(0.0)) offsets.push_back(layout.frame + j);
+  return offsets;
+}
+
+// Fills the slot from `offset` for `marker` on `body` (first: per body the index of its first
+// coordinate), whose coordinates `offsets` (SlotCoordinates) become the local columns from
+// `column` on.
+template <int N, class Model>
+void FillSlot(const Model& model, const std::vector<int>& first, const SlotLayout& layout,
+              int offset, int body, int marker, const std::vector<int>& offsets, const VecX& q,
+              int column, LocalCoordinates<N>& local) {
+  const auto* m = marker >= 0 ? &model.markers[marker] : nullptr;
+  const int dim = m ? int(m->position.size()) : 0;
+  if (m && m->node < 0) local.values.segment(offset + layout.point, dim) = m->position;
+  if (body < 0) return;  // the ground
+  const auto& b = model.bodies[body];
+  const auto* node = b.flexible && m ? &b.flexible->nodes[m->node] : nullptr;
+  if (node) local.values.segment(offset + layout.point, dim) = node->position;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    const int k = offsets[i], c = column + int(i);
+    local.index.push_back(first[body] + k);
+    if (k < layout.frame)
+      local.map(offset + k, c) = 1.0;
+    else
+      local.map.block(offset + layout.point, c, node->shape.rows(), 1) =
+          node->shape.col(k - layout.frame);
+    local.values.segment(offset, layout.size) +=
+        local.map.block(offset, c, layout.size, 1) * q(first[body] + k);
+  }
+}
+
+// The local coordinates of markers a and b (-1: none; `body_a` names slot 0's body when
+// marker_a is -1, for drivers) in slots 0 and 1; values from q and, when given, rates from v.
+template <int N, class Model>
+LocalCoordinates<N> Gather(const Model& model, const std::vector<int>& first,
+                           const SlotLayout& layout, int marker_a, int marker_b, const VecX& q,
+                           const VecX* v, int body_a) {
+  LocalCoordinates<N> local;
+  int columns = 0;
+  const int markers[2] = {marker_a, marker_b};
+  int bodies[2] = {body_a, -1};
+  std::array<std::vector<int>, 2> offsets;
+  for (int slot = 0; slot < 2; ++slot) {
+    if (markers[slot] >= 0) bodies[slot] = model.markers[markers[slot]].body;
+    offsets[slot] = SlotCoordinates(model, layout, bodies[slot], markers[slot]);
+    columns += int(offsets[slot].size());
+  }
+  local.map.setZero(N, columns);
+  for (int slot = 0, column = 0; slot < 2; column += int(offsets[slot++].size()))
+    FillSlot(model, first, layout, layout.size * slot, bodies[slot], markers[slot], offsets[slot],
+             q, column, local);
+  if (v) {
+    VecX rate(columns);
+    for (int k = 0; k < columns; ++k) rate(k) = (*v)(local.index[k]);
+    local.rates = local.map * rate;
+  }
+  return local;
+}
 
 template <int N>
 void ScatterVector(const LocalCoordinates<N>& local, const VecX& x, double factor, VecX& out) {

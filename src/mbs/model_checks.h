@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "core/error.h"
 
@@ -21,6 +22,22 @@ template <class Model>
 void CheckMarker(const Model& model, const char* list, size_t i, const char* key, int marker) {
   Require(marker >= 0 && marker < int(model.markers.size()), Item(list, i, key),
           std::to_string(marker), "is no marker");
+}
+
+// A flexible body (planar or spatial) of item bodies[i]: its FE model built, its initial
+// modal coordinates and rates one per mode (or none: zero) and finite.
+template <class Body>
+void CheckFlexible(const Body& b, size_t i) {
+  Require(b.flexible != nullptr, Item("bodies", i, "flexible"), b.name,
+          "a flexible body needs its reduced FE model");
+  const int n = b.flexible->modes();
+  for (const auto& [key, v] : {std::pair{"modal_coordinates", &b.modal_coordinates},
+                               std::pair{"modal_velocities", &b.modal_velocities}}) {
+    Require(v->size() == 0 || v->size() == n, Item("bodies", i, key),
+            std::to_string(v->size()) + " values",
+            "must have one per mode (" + std::to_string(n) + ")");
+    Require(v->allFinite(), Item("bodies", i, key), "", "must be finite");
+  }
 }
 
 // The two markers of a joint or spring: valid and on different bodies.

@@ -264,15 +264,6 @@ void Tangents(const FlexibleInertia& b, const Kinematics& k, const QuasiForce& q
   out.d_dv = r.Build(h_omega - h_omega_t);
 }
 
-template <class E>
-SparseMatrix ToSparse(const Eigen::MatrixBase<E>& a) {
-  return MatX(a).sparseView();
-}
-template <class E>
-SparseMatrix ToSparse(const Eigen::SparseMatrixBase<E>& a) {
-  return SparseMatrix(a);
-}
-
 // S_b: each point's translation u -> e_b x u (rotation DOFs 0); (e_b x u)_a = eps_abc u_c.
 SparseMatrix CrossOperator(const PointDofs& d, int b) {
   std::vector<Eigen::Triplet<double>> entries;

@@ -18,19 +18,6 @@ void RequireRotation(const std::string& key, const Mat3& r) {
           "must be a rotation (orthonormal axes to 1e-6, right-handed)");
 }
 
-void CheckFlexible(const Body& b, size_t i) {
-  Require(b.flexible != nullptr, Item("bodies", i, "flexible"), b.name,
-          "a flexible body needs its reduced FE model");
-  const int n = b.flexible->modes();
-  for (const auto& [key, v] : {std::pair{"modal_coordinates", &b.modal_coordinates},
-                               std::pair{"modal_velocities", &b.modal_velocities}}) {
-    Require(v->size() == 0 || v->size() == n, Item("bodies", i, key),
-            std::to_string(v->size()) + " values",
-            "must have one per mode (" + std::to_string(n) + ")");
-    Require(v->allFinite(), Item("bodies", i, key), "", "must be finite");
-  }
-}
-
 void CheckBodies(const SpatialModel& model) {
   std::set<std::string> names;
   for (size_t i = 0; i < model.bodies.size(); ++i) {
@@ -190,13 +177,7 @@ Vec3 InitialMarkerPosition(const SpatialModel& model, int marker) {
   const Marker& m = model.markers[marker];
   if (m.body == kGround) return m.position;
   const Body& body = model.bodies[m.body];
-  Vec3 local = m.position;
-  if (body.kind == BodyKind::kFlexible) {
-    const FlexibleNode& node = body.flexible->nodes[m.node];
-    local = node.position;
-    if (body.modal_coordinates.size() > 0) local += node.shape.topRows(3) * body.modal_coordinates;
-  }
-  return body.position + body.orientation * local;
+  return body.position + body.orientation * InitialLocalPoint(body, m);
 }
 
 double InitialRelativeAngle(const SpatialModel& model, int a, int b) {

@@ -18,7 +18,8 @@ namespace {
 // intermediate coordinates are linear in the bodies' coordinates (local.h).
 constexpr int kSlot = 13;
 constexpr int kPoint = 7, kRotation = 10;  // offsets of u and phi in a slot
-constexpr int kTime = 2 * kSlot;           // a driver's motion f(t)
+constexpr SlotLayout kSlots{.size = kSlot, .frame = 7, .point = kPoint};
+constexpr int kTime = 2 * kSlot;  // a driver's motion f(t)
 constexpr int kIntermediate = kTime + 1;
 using J = Jet<kIntermediate>;
 using Local = LocalCoordinates<kIntermediate>;
@@ -95,24 +96,7 @@ class SpatialLayout {
   // marker_a is -1); values from q and, when given, rates from v.
   Local Gather(int marker_a, int marker_b, const VecX& q, const VecX* v = nullptr,
                int body_a = kGround) const {
-    Local local;
-    int bodies[2] = {body_a, kGround}, columns = 0;
-    const int markers[2] = {marker_a, marker_b};
-    std::array<std::vector<int>, 2> offsets;
-    for (int slot = 0; slot < 2; ++slot) {
-      if (markers[slot] >= 0) bodies[slot] = model_.markers[markers[slot]].body;
-      offsets[slot] = SlotCoordinates(bodies[slot], markers[slot]);
-      columns += int(offsets[slot].size());
-    }
-    local.map.setZero(kIntermediate, columns);
-    for (int slot = 0, column = 0; slot < 2; column += int(offsets[slot++].size()))
-      FillSlot(slot, bodies[slot], markers[slot], offsets[slot], q, column, local);
-    if (v) {
-      VecX rate(columns);
-      for (int k = 0; k < columns; ++k) rate(k) = (*v)(local.index[k]);
-      local.rates = local.map * rate;
-    }
-    return local;
+    return mbs::Gather<kIntermediate>(model_, first_, kSlots, marker_a, marker_b, q, v, body_a);
   }
 
   // Marker `marker`'s point X + A(p) u in slot `slot` and, with `axes`, its axes
@@ -194,45 +178,6 @@ class SpatialLayout {
  private:
   static V3<J> Triple(const Local& local, int first) {
     return {local.Variable(first), local.Variable(first + 1), local.Variable(first + 2)};
-  }
-
-  // The coordinates of `body` an element at `marker` (-1: the body's frame only) depends on,
-  // as offsets from the body's first: its frame's, and on a flexible body the elastic
-  // coordinates that move the marker's node (all of a reduced basis; a few unit DOFs of an
-  // unreduced body).
-  std::vector<int> SlotCoordinates(int body, int marker) const {
-    std::vector<int> offsets;
-    if (body == kGround) return offsets;
-    const Body& b = model_.bodies[body];
-    for (int k = 0; k < std::min(b.coordinates(), 7); ++k) offsets.push_back(k);
-    if (b.kind != BodyKind::kFlexible || marker < 0) return offsets;
-    const MatX& shape = b.flexible->nodes[model_.markers[marker].node].shape;
-    for (int j = 0; j < shape.cols(); ++j)
-      if (!shape.col(j).isZero(0.0)) offsets.push_back(7 + j);
-    return offsets;
-  }
-
-  // Fills slot `slot` for `marker` on `body`, whose coordinates `offsets` become the local
-  // columns from `column` on.
-  void FillSlot(int slot, int body, int marker, const std::vector<int>& offsets, const VecX& q,
-                int column, Local& local) const {
-    const int o = kSlot * slot;
-    const Marker* m = marker >= 0 ? &model_.markers[marker] : nullptr;
-    if (m && m->node < 0) local.values.segment<3>(o + kPoint) = m->position;
-    if (body == kGround) return;
-    const Body& b = model_.bodies[body];
-    const FlexibleNode* node =
-        b.kind == BodyKind::kFlexible && m ? &b.flexible->nodes[m->node] : nullptr;
-    if (node) local.values.segment<3>(o + kPoint) = node->position;
-    for (size_t i = 0; i < offsets.size(); ++i) {
-      const int k = offsets[i], c = column + int(i);
-      local.index.push_back(first_[body] + k);
-      if (k < 7)
-        local.map(o + k, c) = 1.0;
-      else
-        local.map.block<6, 1>(o + kPoint, c) = node->shape.col(k - 7);
-      local.values.segment<kSlot>(o) += local.map.block<kSlot, 1>(o, c) * q(first_[body] + k);
-    }
   }
 
   const SpatialModel& model_;

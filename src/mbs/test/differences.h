@@ -28,4 +28,21 @@ inline auto ConstraintsAt(time::SecondOrderSystem& system, double t) {
   };
 }
 
+// The configuration load of `system` at (t, q) into `load`, and its tangent's largest
+// difference from central differences (step h) relative to the tangent's largest entry.
+inline double LoadTangentError(time::SecondOrderSystem& system, double t, const VecX& q,
+                               VecX& load, double h = 1e-6) {
+  const int n = system.size();
+  const auto load_of = [&](const VecX& x) {
+    VecX f = VecX::Zero(n);
+    system.ConfigurationLoad(t, x, f, nullptr);
+    return f;
+  };
+  load = VecX::Zero(n);
+  solvers::Matrix tangent = MatX(MatX::Zero(n, n));
+  system.ConfigurationLoad(t, q, load, &tangent);
+  return (tangent.dense() - Differences(load_of, q, h)).cwiseAbs().maxCoeff() /
+         tangent.dense().cwiseAbs().maxCoeff();
+}
+
 }  // namespace jointdyn::mbs::testing

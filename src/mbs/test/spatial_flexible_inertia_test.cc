@@ -48,6 +48,11 @@ PointModel RandomModel() {
   return model;
 }
 
+FlexibleInertia Integrals(const PointModel& model) {
+  return InertiaIntegrals(model.dofs, SparseMatrix(model.mass.sparseView()), model.phi,
+                          model.origin);
+}
+
 J Kinetic(const PointModel& model, const VecX& q, const VecX& v) {
   std::array<J, kVars> x;
   for (int i = 0; i < kCoordinates; ++i) {
@@ -86,8 +91,7 @@ J Kinetic(const PointModel& model, const VecX& q, const VecX& v) {
 
 TEST(SpatialFlexibleInertia, ForceAndMassAreLagrangesEquationsOnTheConstraint) {
   const PointModel model = RandomModel();
-  const FlexibleInertia body =
-      InertiaIntegrals(model.dofs, SparseMatrix(model.mass.sparseView()), model.phi, model.origin);
+  const FlexibleInertia body = Integrals(model);
   const int n = kCoordinates;
   VecX q(n), v(n), a(n);
   Eigen::Vector4d p(0.8, 0.3, -0.4, 0.2), p_rate(0.5, -1.0, 0.7, 2.0);
@@ -119,8 +123,7 @@ TEST(SpatialFlexibleInertia, ForceAndMassAreLagrangesEquationsOnTheConstraint) {
 
 TEST(SpatialFlexibleInertia, TangentsAreTheForcesDerivatives) {
   const PointModel model = RandomModel();
-  const FlexibleInertia body =
-      InertiaIntegrals(model.dofs, SparseMatrix(model.mass.sparseView()), model.phi, model.origin);
+  const FlexibleInertia body = Integrals(model);
   const int n = kCoordinates;
   VecX q(n), v(n), a(n);
   q << 0.3, -0.2, 0.1, 0.7, 0.3, -0.5, 0.35, 0.05, -0.03;  // p not unit: exact everywhere
