@@ -69,6 +69,15 @@ Dual<N> sqrt(const Dual<N>& a) {
   return Dual<N>::Apply(a, r, 0.5 / r);
 }
 
+template <int N>
+Dual<N> sin(const Dual<N>& a) {
+  return Dual<N>::Apply(a, std::sin(a.v), std::cos(a.v));
+}
+template <int N>
+Dual<N> cos(const Dual<N>& a) {
+  return Dual<N>::Apply(a, std::cos(a.v), -std::sin(a.v));
+}
+
 // atan2(y, x) for (x, y) != 0.
 template <int N>
 Dual<N> atan2(const Dual<N>& y, const Dual<N>& x) {

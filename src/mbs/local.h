@@ -26,11 +26,21 @@ struct LocalCoordinates {
   IntermediateVector values = IntermediateVector::Zero();
   IntermediateVector rates = IntermediateVector::Zero();  // d/dt of values (when gathered)
 
-  // Intermediate coordinate i as a jet.
-  J Variable(int i) const { return J::Variable(values(i), i); }
-  // d/dt of a jet's value.
-  double Rate(const J& value) const { return value.g.dot(rates); }
-  VecX Gradient(const J& value) const { return map.transpose() * value.g; }
+  // Intermediate coordinate i as a jet (or as another differentiating scalar T: a first-order
+  // dual, dual.h, where no second derivatives are wanted).
+  template <class T = J>
+  T Variable(int i) const {
+    return T::Variable(values(i), i);
+  }
+  // d/dt of a jet's (or dual's) value and its gradient in the element's coordinates.
+  template <class T>
+  double Rate(const T& value) const {
+    return value.g.dot(rates);
+  }
+  template <class T>
+  VecX Gradient(const T& value) const {
+    return map.transpose() * value.g;
+  }
   MatX Hessian(const J& value) const { return map.transpose() * value.h * map; }
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "mbs/consistent_state.h"
+#include "mbs/dual.h"
 #include "mbs/euler_parameters.h"
 #include "mbs/local.h"
 
@@ -21,29 +22,36 @@ constexpr int kPoint = 7, kRotation = 10;  // offsets of u and phi in a slot
 constexpr SlotLayout kSlots{.size = kSlot, .frame = 7, .point = kPoint};
 constexpr int kTime = 2 * kSlot;  // a driver's motion f(t)
 constexpr int kIntermediate = kTime + 1;
+// Elements are written on a scalar T: jets (second derivatives: constraint-force tangents,
+// acceleration terms, spring stiffnesses) or first-order duals where the first derivatives
+// suffice (the constraints and their Jacobian in every residual, marker outputs).
 using J = Jet<kIntermediate>;
+using D = Dual<kIntermediate>;
 using Local = LocalCoordinates<kIntermediate>;
 
 V4<double> Values4(const VecX& x, int first) {
   return {x(first), x(first + 1), x(first + 2), x(first + 3)};
 }
 
-// A marker's point and (when asked for) its axes as jets of the local coordinates.
+// A marker's point and (when asked for) its axes on the local coordinates.
+template <class T>
 struct Frame {
-  V3<J> point;
-  std::array<V3<J>, 3> axes;
+  V3<T> point;
+  std::array<V3<T>, 3> axes;
 };
 
-// The joint's rows as jets (rows[0..count)); `motion` the driver's f(t) as a jet.
+// The joint's rows (rows[0..count)); `motion` the driver's f(t).
+template <class T>
 struct Rows {
-  std::array<J, 6> value;
+  std::array<T, 6> value;
   int count = 0;
 };
 
-Rows JointRowJets(const Joint& joint, const Frame& a, const Frame& b, const J& motion) {
-  Rows r;
-  const auto add = [&r](const J& value) { r.value[r.count++] = value; };
-  const V3<J> d = Difference(a.point, b.point);
+template <class T>
+Rows<T> JointRowJets(const Joint& joint, const Frame<T>& a, const Frame<T>& b, const T& motion) {
+  Rows<T> r;
+  const auto add = [&r](const T& value) { r.value[r.count++] = value; };
+  const V3<T> d = Difference(a.point, b.point);
   const auto rotations = [&](bool about_z) {  // b's axes aligned with a's (about z: free)
     add(Dot(a.axes[1], b.axes[2]));
     add(-Dot(a.axes[0], b.axes[2]));
@@ -54,7 +62,7 @@ Rows JointRowJets(const Joint& joint, const Frame& a, const Frame& b, const J& m
     case JointKind::kRevolute:
     case JointKind::kDrivenRevolute:
     case JointKind::kRigid:
-      for (const J& x : d) add(x);
+      for (const T& x : d) add(x);
       if (joint.kind == JointKind::kSpherical) break;
       rotations(joint.kind != JointKind::kRigid);
       if (joint.kind == JointKind::kDrivenRevolute)  // sin(f - phi), phi = b's angle about z_a
@@ -75,7 +83,8 @@ Rows JointRowJets(const Joint& joint, const Frame& a, const Frame& b, const J& m
 }
 
 // phi_a - phi_b about a's z axis: the angle from b's x axis to a's.
-J RelativeAngle(const Frame& a, const Frame& b) {
+template <class T>
+T RelativeAngle(const Frame<T>& a, const Frame<T>& b) {
   return -atan2(Dot(b.axes[0], a.axes[1]), Dot(b.axes[0], a.axes[0]));
 }
 
@@ -101,9 +110,10 @@ class SpatialLayout {
 
   // Marker `marker`'s point X + A(p) u in slot `slot` and, with `axes`, its axes
   // A(p) (I + phi~) A_m.
-  Frame MarkerFrame(int marker, int slot, const Local& local, bool axes) const {
+  template <class T = J>
+  Frame<T> MarkerFrame(int marker, int slot, const Local& local, bool axes) const {
     const Marker& m = model_.markers[marker];
-    Frame frame;
+    Frame<T> frame;
     if (m.body == kGround) {
       for (int k = 0; k < 3; ++k) {
         frame.point[k] = m.position(k);
@@ -112,34 +122,35 @@ class SpatialLayout {
       return frame;
     }
     const int o = kSlot * slot;
-    for (int k = 0; k < 3; ++k) frame.point[k] = local.Variable(o + k);
+    for (int k = 0; k < 3; ++k) frame.point[k] = local.template Variable<T>(o + k);
     if (!model_.bodies[m.body].oriented()) return frame;
-    const V4<J> p = {local.Variable(o + 3), local.Variable(o + 4), local.Variable(o + 5),
-                     local.Variable(o + 6)};
-    const V3<J> u = Rotate(p, Triple(local, o + kPoint));
+    const V4<T> p = {local.template Variable<T>(o + 3), local.template Variable<T>(o + 4),
+                     local.template Variable<T>(o + 5), local.template Variable<T>(o + 6)};
+    const V3<T> u = Rotate(p, Triple<T>(local, o + kPoint));
     for (int k = 0; k < 3; ++k) frame.point[k] += u[k];
     if (!axes) return frame;
-    const V3<J> phi = Triple(local, o + kRotation);
+    const V3<T> phi = Triple<T>(local, o + kRotation);
     for (int k = 0; k < 3; ++k) {
       const V3<double> axis = {m.orientation(0, k), m.orientation(1, k), m.orientation(2, k)};
-      const V3<J> turned = Cross(phi, axis);
+      const V3<T> turned = Cross(phi, axis);
       frame.axes[k] =
-          Rotate(p, V3<J>{axis[0] + turned[0], axis[1] + turned[1], axis[2] + turned[2]});
+          Rotate(p, V3<T>{axis[0] + turned[0], axis[1] + turned[1], axis[2] + turned[2]});
     }
     return frame;
   }
 
   // The local coordinates of the two markers' bodies and their frames.
-  std::pair<Local, std::array<Frame, 2>> Pair(int marker_a, int marker_b, const VecX& q,
-                                              const VecX* v, bool axes) const {
+  std::pair<Local, std::array<Frame<J>, 2>> Pair(int marker_a, int marker_b, const VecX& q,
+                                                 const VecX* v, bool axes) const {
     Local local = Gather(marker_a, marker_b, q, v);
     return {local, {MarkerFrame(marker_a, 0, local, axes), MarkerFrame(marker_b, 1, local, axes)}};
   }
 
-  // Calls visit(row, local, jet, f''(t)) for every constraint row at (q, t): the joints'
-  // rows (drivers with f(t), f'(t) in the time slot, f'' 0 for the others), then each rigid
-  // body's normalization p'p - 1; local.rates from v when given.
-  template <class Visit>
+  // Calls visit(row, local, value, f''(t)) for every constraint row at (q, t), its value a
+  // T (jet or dual): the joints' rows (drivers with f(t), f'(t) in the time slot, f'' 0 for
+  // the others), then each oriented body's normalization p'p - 1; local.rates from v when
+  // given.
+  template <class T, class Visit>
   void ForEachRow(const VecX& q, double t, const std::vector<int>& joint_rows, Visit&& visit,
                   const VecX* v = nullptr) const {
     for (size_t j = 0; j < model_.joints.size(); ++j) {
@@ -154,14 +165,15 @@ class SpatialLayout {
         acceleration = joint.motion.Acceleration(t);
       }
       if (prescribed) {
-        const J row = local.Variable(static_cast<int>(joint.coordinate)) - local.Variable(kTime);
+        const T row = local.template Variable<T>(static_cast<int>(joint.coordinate)) -
+                      local.template Variable<T>(kTime);
         visit(joint_rows[j], local, row, acceleration);
         continue;
       }
       const bool axes = joint.kind != JointKind::kSpherical && joint.kind != JointKind::kDistance;
-      const Frame a = MarkerFrame(joint.marker_a, 0, local, axes);
-      const Frame b = MarkerFrame(joint.marker_b, 1, local, axes);
-      const Rows rows = JointRowJets(joint, a, b, local.Variable(kTime));
+      const Frame<T> a = MarkerFrame<T>(joint.marker_a, 0, local, axes);
+      const Frame<T> b = MarkerFrame<T>(joint.marker_b, 1, local, axes);
+      const Rows<T> rows = JointRowJets(joint, a, b, local.template Variable<T>(kTime));
       for (int r = 0; r < rows.count; ++r)
         visit(joint_rows[j] + r, local, rows.value[r], acceleration);
     }
@@ -169,15 +181,18 @@ class SpatialLayout {
     for (size_t b = 0; b < model_.bodies.size(); ++b) {
       if (!model_.bodies[b].oriented()) continue;
       const Local local = Gather(-1, -1, q, v, int(b));
-      J norm = -1.0;
-      for (int k = 3; k < 7; ++k) norm += local.Variable(k) * local.Variable(k);
+      T norm = -1.0;
+      for (int k = 3; k < 7; ++k)
+        norm += local.template Variable<T>(k) * local.template Variable<T>(k);
       visit(row++, local, norm, 0.0);
     }
   }
 
  private:
-  static V3<J> Triple(const Local& local, int first) {
-    return {local.Variable(first), local.Variable(first + 1), local.Variable(first + 2)};
+  template <class T>
+  static V3<T> Triple(const Local& local, int first) {
+    return {local.template Variable<T>(first), local.template Variable<T>(first + 1),
+            local.template Variable<T>(first + 2)};
   }
 
   const SpatialModel& model_;
@@ -355,7 +370,7 @@ Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix
     const int body = model_.markers[load.marker].body;
     if (body == kGround) continue;  // a force on the ground does nothing
     const Local local = layout.Gather(load.marker, -1, q);
-    const Frame frame = layout.MarkerFrame(load.marker, 0, local, false);
+    const Frame<J> frame = layout.MarkerFrame(load.marker, 0, local, false);
     J work = 0.0;
     for (int k = 0; k < 3; ++k) work += load.force[k].Value(t) * frame.point[k];
     ScatterVector(local, local.Gradient(work), 1.0, f);
@@ -410,9 +425,9 @@ void SpatialSystem::AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& t
 Status SpatialSystem::Constraints(double t, const VecX& q, VecX& c, SparseMatrix* jacobian) {
   std::vector<Eigen::Triplet<double>> entries;
   SpatialLayout(model_, first_)
-      .ForEachRow(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
+      .ForEachRow<D>(q, t, joint_rows_, [&](int row, const Local& local, const D& value, double) {
         c(row) = value.v;
-        ScatterRow(local, row, local.Gradient(value), entries);
+        if (jacobian) ScatterRow(local, row, local.Gradient(value), entries);
       });
   if (jacobian) {
     jacobian->resize(rows_, size_);
@@ -425,7 +440,7 @@ Status SpatialSystem::ConstraintForceTangent(double t, const VecX& q, const VecX
                                              SparseMatrix& tangent) {
   std::vector<Eigen::Triplet<double>> entries;
   SpatialLayout(model_, first_)
-      .ForEachRow(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
+      .ForEachRow<J>(q, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
         ScatterTriplets(local, local.Hessian(value), lambda(row), entries);
       });
   tangent.resize(size_, size_);
@@ -437,7 +452,7 @@ Status SpatialSystem::ConstraintAccelerationTerm(double t, const VecX& q, const 
                                                  VecX& q_c) {
   // C_q a = -z'' H z' - c_f f'' (the intermediate rates z' include f'(t)).
   SpatialLayout(model_, first_)
-      .ForEachRow(
+      .ForEachRow<J>(
           q, t, joint_rows_,
           [&](int row, const Local& local, const J& value, double acceleration) {
             q_c(row) = -local.rates.dot(value.h * local.rates) - value.g(kTime) * acceleration;
@@ -452,7 +467,7 @@ Status SpatialSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double 
   const auto c_t = [&](const VecX& x) {
     VecX rate = VecX::Zero(rows_);
     SpatialLayout(model_, first_)
-        .ForEachRow(x, t, joint_rows_, [&](int row, const Local& local, const J& value, double) {
+        .ForEachRow<D>(x, t, joint_rows_, [&](int row, const Local& local, const D& value, double) {
           rate(row) = value.g(kTime) * local.rates(kTime);
         });
     return rate;
@@ -462,14 +477,14 @@ Status SpatialSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double 
 
 Vec3 SpatialSystem::MarkerPosition(const VecX& q, int marker) const {
   const SpatialLayout layout(model_, first_);
-  const Frame frame = layout.MarkerFrame(marker, 0, layout.Gather(marker, -1, q), false);
+  const Frame<D> frame = layout.MarkerFrame<D>(marker, 0, layout.Gather(marker, -1, q), false);
   return {frame.point[0].v, frame.point[1].v, frame.point[2].v};
 }
 
 Vec3 SpatialSystem::MarkerVelocity(const VecX& q, const VecX& v, int marker) const {
   const SpatialLayout layout(model_, first_);
   const Local local = layout.Gather(marker, -1, q, &v);
-  const Frame frame = layout.MarkerFrame(marker, 0, local, false);
+  const Frame<D> frame = layout.MarkerFrame<D>(marker, 0, local, false);
   return {local.Rate(frame.point[0]), local.Rate(frame.point[1]), local.Rate(frame.point[2])};
 }
 
