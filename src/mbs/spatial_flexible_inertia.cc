@@ -248,12 +248,12 @@ void Tangents(const FlexibleInertia& b, const Kinematics& k, const QuasiForce& q
                            TransposedRows(b.h, k.zeta_acc) + so * momentum_zeta + sw * c1_omega;
   for (int i = 0; i < 3; ++i)
     for (int c2 = 0; c2 < 3; ++c2)
-      d_zeta.row(3 + i) += k.omega(c2) * ((b.g[i][c2] + b.g[c2][i]) * k.zeta_rate).transpose();
-  std::array<SparseMatrix, 3> h_sym;
-  for (int i = 0; i < 3; ++i) h_sym[i] = SparseMatrix(b.h[i].transpose()) + b.h[i];
+      d_zeta.row(3 + i) +=
+          k.omega(c2) * (b.g[i][c2] * k.zeta_rate + b.g[c2][i] * k.zeta_rate).transpose();
   d_rate.topRows<3>() = c1_omega + so * b.s_f;
   d_rate.bottomRows<3>() = TransposedRows(b.c1, k.w) + k.JGradient(k.omega) +
-                           TransposedRows(h_sym, k.zeta_rate) + so * k.h.transpose() + sw * b.s_f;
+                           TransposedRows(b.h, k.zeta_rate) + k.h_rate.transpose() +
+                           so * k.h.transpose() + sw * b.s_f;
   q.rows().rightCols(n) = MapRows(k, MatX(d_zeta)).topRows<kFrame>();
   r.rows().rightCols(n) = MapRows(k, MatX(d_rate)).topRows<kFrame>();
   SparseMatrix g_omega(n, n);
