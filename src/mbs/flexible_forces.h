@@ -11,10 +11,27 @@
 #include "core/error.h"
 #include "core/status.h"
 #include "joint/joint_operator.h"
+#include "mbs/flexible_inertia.h"
 #include "mbs/matrix_assembly.h"
 #include "time/second_order_system.h"
 
 namespace jointdyn::mbs {
+
+// A flexible body's inertia force (its `count` coordinates from `first`: frame and modal)
+// into f, and M(q) and the tangents when asked for (EvaluateInertia of the planar or spatial
+// inertia integrals).
+template <class Inertia>
+void AddFlexibleInertia(const Inertia& inertia, int first, int count, const VecX& q, const VecX& v,
+                        const VecX& a, VecX& f, MatrixAssembly& mass, MatrixAssembly& d_dq,
+                        MatrixAssembly& d_dv) {
+  InertiaTerms terms;
+  EvaluateInertia(inertia, q.segment(first, count), v.segment(first, count),
+                  a.segment(first, count), mass.active() || d_dq.active() || d_dv.active(), terms);
+  f.segment(first, count) = terms.force;
+  mass.AddBlock(first, first, terms.mass);
+  d_dq.AddBlock(first, first, terms.d_dq);
+  d_dv.AddBlock(first, first, terms.d_dv);
+}
 
 class FlexibleForces {
  public:

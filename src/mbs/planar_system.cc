@@ -206,13 +206,7 @@ Status PlanarSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX& 
       }
       continue;
     }
-    InertiaTerms terms;
-    EvaluateInertia(body.flexible->inertia, q.segment(first, count), v.segment(first, count),
-                    a.segment(first, count), mass || d_dq || d_dv, terms);
-    f.segment(first, count) = terms.force;
-    mass_sum.AddBlock(first, first, terms.mass);
-    q_sum.AddBlock(first, first, terms.d_dq);
-    v_sum.AddBlock(first, first, terms.d_dv);
+    AddFlexibleInertia(body.flexible->inertia, first, count, q, v, a, f, mass_sum, q_sum, v_sum);
   }
   for (MatrixAssembly* sum : {&mass_sum, &q_sum, &v_sum}) sum->Finish();
   return Status::Ok();

@@ -304,13 +304,7 @@ Status SpatialSystem::Inertia(const VecX& q, const VecX& v, const VecX& a, VecX&
     const Body& body = model_.bodies[b];
     const int first = first_[b], count = body.coordinates();
     if (body.kind == BodyKind::kFlexible) {
-      InertiaTerms terms;
-      EvaluateInertia(body.flexible->inertia, q.segment(first, count), v.segment(first, count),
-                      a.segment(first, count), mass || d_dq || d_dv, terms);
-      f.segment(first, count) = terms.force;
-      mass_sum.AddBlock(first, first, terms.mass);
-      q_sum.AddBlock(first, first, terms.d_dq);
-      v_sum.AddBlock(first, first, terms.d_dv);
+      AddFlexibleInertia(body.flexible->inertia, first, count, q, v, a, f, mass_sum, q_sum, v_sum);
       continue;
     }
     f.segment<3>(first) = body.mass * a.segment<3>(first);
