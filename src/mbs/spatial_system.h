@@ -9,14 +9,19 @@
 // (v = dp/dt, a = d2p/dt2; from Lagrange's equations of T = w'^T J w' / 2). The last term
 // vanishes on the normalization constraint's acceleration level p.a + v.v = 0 and makes the
 // mass matrix regular (4 G'^T J G' alone is singular along p); c = trace(J) is its scale. The
-// normalization p' p = 1 is a constraint row per body, after the joints' rows.
+// normalization p' p = 1 is a constraint row per body (rigid or flexible), after the joints'
+// rows. A flexible body's frame has the same coordinates, followed by its modal coordinates;
+// its inertia force is spatial_flexible_inertia.h's, its elastic and joint forces act on
+// the modal coordinates (flexible_forces.h).
 //
 // Every element (a joint's rows, a spring, a load) touches at most two bodies and is
-// evaluated with second-order forward differentiation (jet.h, local.h) on seven
-// intermediate coordinates per body (x, y, z, p0..p3) and one for the explicit time
-// dependence (the value of a driver's motion f(t), its rate f'(t)): C_q, (C_q' lambda)_q,
-// the acceleration term Q_c = -z'' H z' - c_f f''(t) (z' the intermediate rates, f included)
-// and C_t = c_f f'(t) come out exact.
+// evaluated by forward differentiation (jet.h: second order, where (C_q' lambda)_q, the
+// acceleration term or a spring's stiffness are wanted; dual.h: first order, for c and C_q
+// in every residual) on thirteen intermediate coordinates per body (x, y, z, p0..p3 of its
+// frame, the marker's point in the body frame and its elastic rotation) and one for the
+// explicit time dependence (the value of a driver's motion f(t), its rate f'(t)): C_q,
+// (C_q' lambda)_q, the acceleration term Q_c = -z'' H z' - c_f f''(t) (z' the intermediate
+// rates, f included) and C_t = c_f f'(t) come out exact.
 //
 // Constraint forces are reported per joint (JointForces) as the force and moment the joint
 // exerts on marker b's body: spherical, revolute, rigid fx, fy, fz in the global frame [N];
