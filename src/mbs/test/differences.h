@@ -30,8 +30,8 @@ inline auto ConstraintsAt(time::SecondOrderSystem& system, double t) {
 
 // The configuration load of `system` at (t, q) into `load`, and its tangent's largest
 // difference from central differences (step h) relative to the tangent's largest entry.
-inline double LoadTangentError(time::SecondOrderSystem& system, double t, const VecX& q,
-                               VecX& load, double h = 1e-6) {
+inline double LoadTangentError(time::SecondOrderSystem& system, double t, const VecX& q, VecX& load,
+                               double h = 1e-6) {
   const int n = system.size();
   const auto load_of = [&](const VecX& x) {
     VecX f = VecX::Zero(n);
