@@ -202,9 +202,8 @@ void SpatialModel::Validate() const {
     const int body = markers[loads[i].marker].body;
     const bool no_torque =
         IsZero(loads[i].torque[0]) && IsZero(loads[i].torque[1]) && IsZero(loads[i].torque[2]);
-    Require(no_torque || (body != kGround && bodies[body].kind == BodyKind::kRigid),
-            Item("loads", i, "torque"), markers[loads[i].marker].name,
-            "a torque needs a marker on a rigid body");
+    Require(no_torque || (body != kGround && bodies[body].oriented()), Item("loads", i, "torque"),
+            markers[loads[i].marker].name, "a torque needs a marker on a rigid or flexible body");
   }
   Require(gravity.allFinite(), "gravity", "", "must be finite");
 }

@@ -354,9 +354,11 @@ void SpatialSystem::ExternalForce(double t, VecX& f) const {
   }
 }
 
-// A force at a marker: its virtual work's jet f.x(q). A torque m on a rigid body: the
-// virtual rotation 2 G(p) dp gives Q_p = 2 G(p)^T m = 2 L(m) p with L(m) = [0, -m'; m, m~],
-// linear in p, so the tangent is 2 L(m).
+// A force at a marker: its virtual work's jet f.x(q). A torque m (global) on a rigid body or
+// at a flexible body's node: the frame's virtual rotation 2 G(p) dp gives Q_p = 2 G(p)^T m =
+// 2 L(m) p with L(m) = [0, -m'; m, m~], linear in p, so its tangent is 2 L(m); the node's
+// elastic rotation A(p) dphi (the marker's axes A (I + phi~)) gives Q_phi = A(p)^T m on the
+// marker's slot (mapped by Phi_r to the modal coordinates), its tangent over p by jets.
 Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix* tangent) {
   const SpatialLayout layout(model_, first_);
   MatrixAssembly assembly(tangent);
@@ -369,7 +371,7 @@ Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix
     for (int k = 0; k < 3; ++k) work += load.force[k].Value(t) * frame.point[k];
     ScatterVector(local, local.Gradient(work), 1.0, f);
     if (tangent) ScatterMatrix(local, local.Hessian(work), 1.0, assembly);
-    if (model_.bodies[body].kind != BodyKind::kRigid) continue;
+    if (!model_.bodies[body].oriented()) continue;
     const Vec3 m(load.torque[0].Value(t), load.torque[1].Value(t), load.torque[2].Value(t));
     Eigen::Matrix4d l = Eigen::Matrix4d::Zero();
     l.block<1, 3>(0, 1) = -m.transpose();
@@ -378,6 +380,18 @@ Status SpatialSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix
     const int first = first_[body] + 3;
     f.segment<4>(first) += 2.0 * l * q.segment<4>(first);
     assembly.AddBlock(first, first, MatX(2.0 * l));
+    if (model_.bodies[body].kind != BodyKind::kFlexible) continue;
+    const V4<J> p = {local.Variable(3), local.Variable(4), local.Variable(5), local.Variable(6)};
+    const V3<J> y = Rotate(p, m, true);
+    J::Gradient q_phi = J::Gradient::Zero();
+    Eigen::Matrix<double, kIntermediate, kIntermediate> dq_phi =
+        Eigen::Matrix<double, kIntermediate, kIntermediate>::Zero();
+    for (int k = 0; k < 3; ++k) {
+      q_phi(kRotation + k) = y[k].v;
+      dq_phi.row(kRotation + k) = y[k].g.transpose();
+    }
+    ScatterVector(local, local.map.transpose() * q_phi, 1.0, f);
+    if (tangent) ScatterMatrix(local, local.map.transpose() * dq_phi * local.map, 1.0, assembly);
   }
   AddFlexibleGravity(q, f, assembly);
   assembly.Finish();

@@ -174,13 +174,19 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     }
 
     const double r_previous = r;
+    const double increment_previous = result.increment_norm;
     x = x_trial;
     f = f_trial;
     r = r_trial;
     result.residual_norm = r;
     result.increment_norm = ScaledMaxNorm(lambda * dx, unknown_scale);
     result.residual_history.push_back(r);
-    if (r <= options_.residual_tolerance && result.increment_norm <= options_.increment_tolerance) {
+    const bool residual_met = r <= options_.residual_tolerance;
+    // The residual met twice and the increment no longer shrinking: the increments are the
+    // residual's rounding mapped by the inverse Jacobian (stiff unknowns), no closer to reach.
+    const bool stalled = residual_met && r_previous <= options_.residual_tolerance &&
+                         iteration > 1 && result.increment_norm >= increment_previous;
+    if (residual_met && (result.increment_norm <= options_.increment_tolerance || stalled)) {
       return result;
     }
 

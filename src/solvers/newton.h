@@ -58,7 +58,9 @@ class NewtonSolver {
   // (lambda = 1, 1/2, ...) until the scaled residual norm r falls by the Armijo factor
   // (1 - 1e-4 lambda) or below the tolerance (a failed evaluation also backtracks); with
   // kDirectional it takes the step of DirectionalLineSearch (no monotone residual norm). Converged
-  // when, after an update, both the residual and the applied increment meet their tolerances. A
+  // when, after an update, both the residual and the applied increment meet their tolerances, or
+  // when the residual met its tolerance after this update and the one before and the increment
+  // did not shrink (it stalls at the residual's rounding: stiff unknowns with fine scales). A
   // line search that fails with a reused (stale) Jacobian refactors at x_k and repeats the
   // iteration. On success the last model.Evaluate() call was at the returned x (models that keep
   // trial state, such as a time step's history, rely on this).

@@ -3,10 +3,12 @@
 // tensor; a steel beam on a hinge vibrates at the frequencies of the FE model with the
 // hinge as a support (reduced: 0.5 %; unreduced: to rounding); a very stiff beam swinging
 // in 3D moves as the equivalent rigid body; reduced and unreduced beams swing alike; the
-// energy balance closes; all derivatives match central differences.
+// energy balance closes; a torque at a node bends the beam as the FE model and changes the
+// angular momentum by its impulse; all derivatives match central differences.
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -321,6 +323,138 @@ TEST(SpatialFlexibleBody, SwingingBeamKeepsItsEnergyBalance) {
   EXPECT_LT(remainders[2], 1e-3 * scale);
 }
 
+// A free beam (no joints, no gravity) with a torque m at its tip node (rigidly coupled to the
+// end face): its angular momentum grows as m t to O(dt^2) (the difference falls four times
+// when the step halves) and its linear momentum stays zero, while it turns and bends. The
+// torque reaches the body through the node's elastic rotation and the frame's rotation.
+TEST(SpatialFlexibleBody, TorqueAtANodeChangesTheAngularMomentumByItsImpulse) {
+  fe::FeModelSpec spec = Beam(210e9, 10);
+  spec.reference_nodes.push_back(
+      {.name = "tip", .position = Vec3(kLength, 0.5 * kWidth, 0.5 * kThickness)});
+  spec.couplings.push_back({.kind = fe::CouplingKind::kRigid, .reference = "tip", .set = "xmax"});
+  const FlexibleBodyResult flexible =
+      CraigBamptonBody(fe::BuildFeModel(spec), {.interface = {"pin", "tip"}}, 4);
+  SpatialModel m;
+  Body beam{"beam", BodyKind::kFlexible};
+  beam.position = flexible.centre_of_mass;
+  beam.flexible = flexible.body;
+  m.bodies = {beam};
+  m.markers = {{"tip", 0, Vec3::Zero(), Mat3::Identity(), 1}};
+  const Vec3 torque(0.02, -0.01, 0.05);  // [N m]
+  Load load{.marker = 0};
+  for (int k = 0; k < 3; ++k) load.torque[k] = time::TimeFunction::Constant(torque(k));
+  m.loads = {load};
+  SpatialSystem system(m);
+  const double t_end = 0.1, impulse = torque.norm() * t_end, mass = flexible.body->inertia.mass();
+  std::vector<double> errors;
+  for (const double dt : {1e-4, 5e-5}) {
+    time::IntegratorOptions options;
+    options.alpha = 0.0;
+    options.t_end = t_end;
+    options.dt = dt;
+    options.position_scale = kLength;
+    double momentum_error = 0.0, linear = 0.0, turned = 0.0;
+    const time::TransientResult result =
+        time::Integrate(system, options, system.InitialPositions(), system.InitialVelocities(),
+                        [&](const time::StepRecord& r) {
+                          const Vec3 h = system.AngularMomentum(*r.q, *r.v);
+                          momentum_error = std::max(momentum_error, (h - r.t * torque).norm());
+                          linear = std::max(linear, mass * r.v->head<3>().norm());
+                          turned = 2.0 * std::acos(std::min(1.0, std::abs((*r.q)(3))));
+                        });
+    ASSERT_TRUE(result.status) << result.status.message;
+    std::printf(
+        "free beam with a torque at its tip node, dt = %.0e s: angular momentum against m t "
+        "within %.2e of the impulse %.3e N m s, linear momentum %.1e N s, turned %.3f rad, "
+        "elastic energy %.2e J\n",
+        dt, momentum_error / impulse, impulse, linear, turned, result.energy.stored);
+    EXPECT_LT(linear, 1e-9 * impulse / kLength);
+    EXPECT_GT(turned, 1.0);
+    EXPECT_GT(result.energy.stored, 0.0);  // it bends
+    errors.push_back(momentum_error / impulse);
+  }
+  EXPECT_LT(errors[0], 1e-5);  // 6.0e-6 measured
+  EXPECT_NEAR(errors[0] / errors[1], 4.0, 0.4);
+}
+
+// Where the torque acts: a beam clamped at its pin (a rigid joint to the ground) with a
+// torque at its tip node. The static response to first order in the torque, [K, C_q'; C_q,
+// 0] [dq; lambda] = [Q; 0] at the undeformed state, against the FE model's own static
+// solution with the pin's DOFs fixed and the moment on the tip's rotation DOFs (the
+// Craig-Bampton basis holds it exactly: the tip's static modes): the tip's displacement and
+// rotation. A torque on the frame alone would not bend the beam.
+TEST(SpatialFlexibleBody, TorqueAtTheTipNodeBendsTheClampedBeamAsTheFeModel) {
+  fe::FeModelSpec spec = Beam(210e9, 10);
+  spec.reference_nodes.push_back(
+      {.name = "tip", .position = Vec3(kLength, 0.5 * kWidth, 0.5 * kThickness)});
+  spec.couplings.push_back({.kind = fe::CouplingKind::kRigid, .reference = "tip", .set = "xmax"});
+  const fe::FeModel fe_model = fe::BuildFeModel(spec);
+  Hinged s = Hinge(CraigBamptonBody(fe_model, {.interface = {"pin", "tip"}}, 4), JointKind::kRigid);
+  s.model.markers.push_back({"tip", 0, Vec3::Zero(), Mat3::Identity(), 1});
+  const Vec3 torque(0.3, -0.2, 0.5);  // [N m]
+  Load load{.marker = 2};
+  for (int k = 0; k < 3; ++k) load.torque[k] = time::TimeFunction::Constant(torque(k));
+  s.model.loads = {load};
+  SpatialSystem system(s.model);
+  const int n = system.size(), rows = system.constraint_count();
+  const VecX q = system.InitialPositions(), v = VecX::Zero(n);
+  Matrix k = MatX(MatX::Zero(n, n)), d = k;
+  VecX g = VecX::Zero(n), f = VecX::Zero(n), c(rows);
+  ASSERT_TRUE(system.InternalForce({0.0, 1e-3, &q, &v, &q, false}, g, &k, &d));
+  ASSERT_TRUE(system.ConfigurationLoad(0.0, q, f, nullptr));
+  SparseMatrix cq;
+  ASSERT_TRUE(system.Constraints(0.0, q, c, &cq));
+  MatX bordered = MatX::Zero(n + rows, n + rows);
+  bordered.topLeftCorner(n, n) = k.dense();
+  bordered.topRightCorner(n, rows) = MatX(cq).transpose();
+  bordered.bottomLeftCorner(rows, n) = MatX(cq);
+  VecX rhs = VecX::Zero(n + rows);
+  rhs.head(n) = f - g;
+  const VecX dq = bordered.partialPivLu().solve(rhs).head(n);
+  // The tip's motion in the multibody model to first order: its point (central difference
+  // along dq: no second-order term), and the frame's rotation 2 e (small) plus the node's
+  // elastic rotation Phi_r zeta.
+  const Vec3 tip_displacement =
+      0.5 * (system.MarkerPosition(q + dq, 2) - system.MarkerPosition(q - dq, 2));
+  const VecX zeta = dq.segment(7, n - 7);
+  const Vec3 tip_rotation =
+      2.0 * dq.segment<3>(4) + s.body.body->nodes[1].shape.bottomRows(3) * zeta;
+  // The FE model's static solution: K u = f on the independent DOFs but the pin's.
+  const fe::DofMap& dofs = *fe_model.dofs;
+  const int total = dofs.num_free_dofs();
+  std::vector<int> kept;
+  std::vector<int> pin;
+  for (int c = 0; c < 6; ++c) pin.push_back(dofs.FreeIndex(dofs.ReferenceDof("pin", c)));
+  for (int i = 0; i < total; ++i)
+    if (std::find(pin.begin(), pin.end(), i) == pin.end()) kept.push_back(i);
+  const MatX full = MatX(fe_model.ReducedStiffness());
+  MatX kk(kept.size(), kept.size());
+  for (size_t i = 0; i < kept.size(); ++i)
+    for (size_t j = 0; j < kept.size(); ++j) kk(i, j) = full(kept[i], kept[j]);
+  const auto position = [&](int c) {
+    const int dof = dofs.FreeIndex(dofs.ReferenceDof("tip", c));
+    return int(std::find(kept.begin(), kept.end(), dof) - kept.begin());
+  };
+  VecX load_vector = VecX::Zero(kept.size());
+  for (int c = 0; c < 3; ++c) load_vector(position(3 + c)) = torque(c);
+  const VecX u = kk.ldlt().solve(load_vector);
+  Vec3 fe_displacement, fe_rotation;
+  for (int c = 0; c < 3; ++c) {
+    fe_displacement(c) = u(position(c));
+    fe_rotation(c) = u(position(3 + c));
+  }
+  const double displacement_error = (tip_displacement - fe_displacement).norm(),
+               rotation_error = (tip_rotation - fe_rotation).norm();
+  std::printf(
+      "clamped beam, torque at the tip node: tip displacement %.3e m (FE %.3e m, difference "
+      "%.1e), rotation %.3e rad (FE %.3e rad, difference %.1e)\n",
+      tip_displacement.norm(), fe_displacement.norm(), displacement_error, tip_rotation.norm(),
+      fe_rotation.norm(), rotation_error);
+  EXPECT_GT(fe_rotation.norm(), 1e-5);
+  EXPECT_LT(displacement_error, 1e-8 * fe_displacement.norm());  // 1.2e-10 measured
+  EXPECT_LT(rotation_error, 1e-8 * fe_rotation.norm());          // 1.9e-11 measured
+}
+
 // The derivatives of a system with a flexible body (revolute, prismatic, rigid and distance
 // joints on its nodes, a spring, a rotational spring and a load) against central
 // differences, at a turned, deformed, moving state: constraint Jacobian and force tangent,
@@ -352,6 +486,8 @@ TEST(SpatialFlexibleBody, DerivativesMatchCentralDifferences) {
   Load load{.marker = 2};
   load.force = {time::TimeFunction::Constant(2.0), time::TimeFunction::Constant(-1.0),
                 time::TimeFunction::Constant(0.5)};
+  load.torque = {time::TimeFunction::Constant(0.3), time::TimeFunction::Constant(0.2),
+                 time::TimeFunction::Constant(-0.4)};
   m.loads = {load};
   m.gravity = {0.0, -9.81, 0.0};
   SpatialSystem system(m);

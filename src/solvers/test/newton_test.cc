@@ -271,6 +271,42 @@ TEST(Newton, ScaledTolerances) {
   EXPECT_NEAR(result.residual_history.front(), 2.0 + 8e-9, 1e-12);
 }
 
+TEST(Newton, AcceptsAnIncrementStalledAtTheResidualsRounding) {
+  // F = x - 1 + e_k, e_k = +-4e-10 alternating between evaluations: the residual's noise
+  // floor (rounding of large terms) meets the residual tolerance 1e-8, but the increments
+  // stay at 8e-10 above the increment tolerance 1e-10. Newton accepts once the residual has
+  // been met twice and the increment stops shrinking, within the noise of the root.
+  int evaluations = 0;
+  FunctionModel model(
+      1,
+      [&](const VecX& x, VecX& f) {
+        const double noise = (++evaluations % 2 == 0 ? 4e-10 : -4e-10);
+        f << x(0) - 1.0 + noise;
+        return Status::Ok();
+      },
+      [](const VecX&) { return MatX::Identity(1, 1); });
+  VecX x = VecX::Constant(1, 3.0);
+  const NewtonResult result = NewtonSolver(NewtonOptions{}).Solve(model, x);
+  ASSERT_TRUE(result.status) << result.status.message;
+  EXPECT_GT(result.increment_norm, NewtonOptions{}.increment_tolerance);
+  EXPECT_LE(result.iterations, 4);
+  EXPECT_NEAR(x(0), 1.0, 1e-9);
+  // Without the noise the increment test decides as before: the exact root.
+  evaluations = 0;
+  FunctionModel exact(
+      1,
+      [](const VecX& y, VecX& f) {
+        f << y(0) - 1.0 + 1e-3 * std::pow(y(0) - 1.0, 3);
+        return Status::Ok();
+      },
+      [](const VecX& y) { return MatX::Constant(1, 1, 1.0 + 3e-3 * std::pow(y(0) - 1.0, 2)); });
+  x = VecX::Constant(1, 3.0);
+  const NewtonResult converged = NewtonSolver(NewtonOptions{}).Solve(exact, x);
+  ASSERT_TRUE(converged.status) << converged.status.message;
+  EXPECT_LE(converged.increment_norm, NewtonOptions{}.increment_tolerance);
+  EXPECT_NEAR(x(0), 1.0, 1e-15);
+}
+
 TEST(Newton, OptionsValidate) {
   EXPECT_TRUE(NewtonOptions{}.Validate());
   NewtonOptions options;
