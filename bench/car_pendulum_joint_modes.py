@@ -228,6 +228,17 @@ def report_friction(results, t_sim, out):
     print(f"  20 NM / 20 JM: max error ratio {study['ratio_nm_to_jm_max']:.2f} "
           f"(seed: up to about 3); per {RATIO_WINDOW} s window (largest |eps| of each): "
           + ", ".join(f"{r:.2f}" for r in windows))
+    # The errors grow with time at a constant ratio: a phase drift of the dominant oscillation,
+    # whose frequency each basis shifts.
+    frequencies = {name: oscillation_frequency(results[f"friction {name}"])
+                   for name in ("20 NM", "20 JM", f"{FRICTION_REFERENCE} JM")}
+    reference = frequencies[f"{FRICTION_REFERENCE} JM"]
+    study["frequencies_hz"] = frequencies
+    print("  car - point mass oscillates at " + ", ".join(
+        f"{f:.4f} Hz ({name})" for name, f in frequencies.items()) +
+        f": frequency errors 20 NM {frequencies['20 NM'] - reference:+.4f} Hz, 20 JM "
+        f"{frequencies['20 JM'] - reference:+.4f} Hz, ratio "
+        f"{(frequencies['20 NM'] - reference) / (frequencies['20 JM'] - reference):.2f}")
     with open(out / "car_pendulum_friction_error.csv", "w") as f:
         f.write("time_s,eps_20_nm,eps_20_jm\n")
         for t, a, b in zip(curves["20 NM"][0], curves["20 NM"][1], curves["20 JM"][1]):
@@ -242,7 +253,17 @@ def report_friction(results, t_sim, out):
     return study
 
 
-RATIO_WINDOW = 0.25  # [s]: about one period of the car's swing on its spring
+RATIO_WINDOW = 0.25  # [s]: about two periods of the dominant oscillation
+
+
+def oscillation_frequency(run):
+    """The mean frequency of car - point mass about its mean, from its upward zero crossings
+    (linearly interpolated) over the run [Hz]."""
+    t = np.asarray(run["time"])
+    y = np.asarray(run["relative"]) - np.mean(run["relative"])
+    up = np.nonzero((y[:-1] < 0.0) & (y[1:] >= 0.0))[0]
+    crossings = t[up] - y[up] * (t[up + 1] - t[up]) / (y[up + 1] - y[up])
+    return float((len(crossings) - 1) / (crossings[-1] - crossings[0]))
 
 
 def window_ratios(nm, jm):

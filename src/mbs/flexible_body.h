@@ -3,6 +3,7 @@
 // stiffness, the nodes markers may use, its joints and its mesh for drawing.
 #pragma once
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,7 +48,27 @@ struct FlexibleBodyOf {
   MatX mesh_positions;
   solvers::SparseMatrix mesh_shapes;
   int modes() const { return inertia.modes(); }
+  // The mesh nodes' global positions (nodes x Dim [m]) at the modal coordinates `modal`, the
+  // frame turned by `rotation` (Dim x Dim) and at `origin`.
+  MatX MeshPositions(const VecX& modal, const MatX& rotation, const VecX& origin) const {
+    const VecX displacement = mesh_shapes * modal;
+    const MatX local =
+        mesh_positions + displacement.reshaped<Eigen::RowMajor>(mesh_positions.rows(), Dim);
+    return (local * rotation.transpose()).rowwise() + origin.transpose();
+  }
 };
+
+// Whether the body's basis moves its centre of mass (S_f != 0: an unreduced body's frame fixed
+// to a node), so that gravity loads its elastic coordinates. A basis mass-orthogonal to the
+// translations (free-free modes) has S_f zero to rounding: column j is compared with its
+// bound sqrt(m M_ff(j, j)) (Cauchy-Schwarz).
+template <class Inertia>
+bool MovesCentreOfMass(const Inertia& inertia) {
+  for (int j = 0; j < inertia.modes(); ++j)
+    if (inertia.s_f.col(j).norm() > 1e-10 * std::sqrt(inertia.mass() * inertia.m_ff.coeff(j, j)))
+      return true;
+  return false;
+}
 
 // Marker m's point in its body's frame at the body's initial modal coordinates (a flexible
 // body's node moved by them; else the marker's position).

@@ -139,7 +139,7 @@ PlanarSystem::PlanarSystem(PlanarModel model, int dense_coordinates) : model_(st
     mass_varies_ = mass_varies_ || b.kind == BodyKind::kFlexible;
     flexible_gravity_ =
         flexible_gravity_ || (b.kind == BodyKind::kFlexible && model_.gravity != Vec2::Zero() &&
-                              !b.flexible->inertia.s_f.isZero(0.0));
+                              MovesCentreOfMass(b.flexible->inertia));
   }
   units_ = VecX::Ones(size_);
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
@@ -274,11 +274,11 @@ Status PlanarSystem::ConfigurationLoad(double t, const VecX& q, VecX& f, Matrix*
 // with dQ_theta/dtheta = -g' A S_f zeta, dQ_theta/dzeta = g' A S S_f, dQ_zeta/dtheta =
 // S_f' (A S)' g (S the rotation by 90 degrees, dA/dtheta = A S).
 void PlanarSystem::AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& tangent) const {
-  if (model_.gravity == Vec2::Zero()) return;
+  if (!flexible_gravity_) return;
   const Mat2 s = (Mat2() << 0.0, -1.0, 1.0, 0.0).finished();
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
-    if (body.kind != BodyKind::kFlexible || body.flexible->inertia.s_f.isZero(0.0)) continue;
+    if (body.kind != BodyKind::kFlexible || !MovesCentreOfMass(body.flexible->inertia)) continue;
     const MatX& s_f = body.flexible->inertia.s_f;
     const int angle = first_[b] + 2, n = body.flexible->modes();
     const Mat2 a = Eigen::Rotation2Dd(q(angle)).toRotationMatrix();
@@ -347,11 +347,9 @@ Vec2 PlanarSystem::MarkerVelocity(const VecX& q, const VecX& v, int marker) cons
 MatX PlanarSystem::FlexibleMeshPositions(int body, const VecX& q) const {
   const FlexibleBody& flexible = *model_.bodies[body].flexible;
   const int first = first_[body];
-  const VecX displacement = flexible.mesh_shapes * VecX(q.segment(first + 3, flexible.modes()));
-  const MatX local = flexible.mesh_positions +
-                     displacement.reshaped<Eigen::RowMajor>(flexible.mesh_positions.rows(), 2);
-  const Mat2 a = Eigen::Rotation2Dd(q(first + 2)).toRotationMatrix();
-  return (local * a.transpose()).rowwise() + q.segment<2>(first).transpose();
+  return flexible.MeshPositions(q.segment(first + 3, flexible.modes()),
+                                Eigen::Rotation2Dd(q(first + 2)).toRotationMatrix(),
+                                q.segment<2>(first));
 }
 
 std::vector<double> PlanarSystem::JointForces(int j, const VecX& q, const VecX& lambda) const {

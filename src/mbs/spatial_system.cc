@@ -207,7 +207,7 @@ SpatialSystem::SpatialSystem(SpatialModel model, int dense_coordinates) : model_
     mass_varies_ = mass_varies_ || b.oriented();
     flexible_gravity_ =
         flexible_gravity_ || (b.kind == BodyKind::kFlexible && model_.gravity != Vec3::Zero() &&
-                              !b.flexible->inertia.s_f.isZero(0.0));
+                              MovesCentreOfMass(b.flexible->inertia));
   }
   for (const Joint& joint : model_.joints) {
     joint_rows_.push_back(rows_);
@@ -409,7 +409,7 @@ void SpatialSystem::AddFlexibleGravity(const VecX& q, VecX& f, MatrixAssembly& t
   using J4 = Jet<4>;
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     const Body& body = model_.bodies[b];
-    if (body.kind != BodyKind::kFlexible || body.flexible->inertia.s_f.isZero(0.0)) continue;
+    if (body.kind != BodyKind::kFlexible || !MovesCentreOfMass(body.flexible->inertia)) continue;
     const MatX& s_f = body.flexible->inertia.s_f;
     const int first = first_[b] + 3, n = body.flexible->modes();
     const V4<J4> p = {J4::Variable(q(first), 0), J4::Variable(q(first + 1), 1),
@@ -538,10 +538,8 @@ std::vector<double> SpatialSystem::JointForces(int j, const VecX& q, const VecX&
 MatX SpatialSystem::FlexibleMeshPositions(int body, const VecX& q) const {
   const FlexibleBody& flexible = *model_.bodies[body].flexible;
   const int first = first_[body];
-  const VecX displacement = flexible.mesh_shapes * VecX(q.segment(first + 7, flexible.modes()));
-  const MatX local = flexible.mesh_positions +
-                     displacement.reshaped<Eigen::RowMajor>(flexible.mesh_positions.rows(), 3);
-  return (local * Orientation(body, q).transpose()).rowwise() + q.segment<3>(first).transpose();
+  return flexible.MeshPositions(q.segment(first + 7, flexible.modes()), Orientation(body, q),
+                                q.segment<3>(first));
 }
 
 double SpatialSystem::RotationalSpringMoment(int s, const VecX& q, const VecX& v) const {
