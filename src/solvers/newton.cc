@@ -121,8 +121,10 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     if (const double size = ScaledMaxNorm(dx, unknown_scale);
         options_.max_increment > 0.0 && size > options_.max_increment)
       dx *= options_.max_increment / size;
-    // Full Newton takes the Jacobian with the trial point; modified Newton only on demand.
-    const bool jacobian_with_trial = !reuse;
+    // Full Newton takes the Jacobian with the trial point, unless the residual is met already
+    // (only the increment test is left, which the trial usually passes); modified Newton only
+    // on demand.
+    const bool jacobian_with_trial = !reuse && r > options_.residual_tolerance;
     double lambda = 1.0;
     double r_trial = std::numeric_limits<double>::infinity();
     Status trial_status;
@@ -191,11 +193,11 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     }
 
     Status status;
-    if (jacobian_with_trial && r > options_.residual_tolerance) {
-      fresh = true;  // full Newton: factor the Jacobian evaluated with the trial
-      status = factor();
-    } else if (!jacobian_with_trial &&
-               (r > options_.reuse_contraction * r_previous || lambda < 1.0)) {
+    if (!reuse && r > options_.residual_tolerance) {
+      // Full Newton: factor the Jacobian evaluated with the trial, or evaluate it here.
+      fresh = true;
+      status = jacobian_with_trial ? factor() : refresh();
+    } else if (reuse && (r > options_.reuse_contraction * r_previous || lambda < 1.0)) {
       status = refresh();  // modified Newton whose convergence slowed: a new Jacobian at x
     } else {
       // Modified Newton converging fast enough, or full Newton with only the increment

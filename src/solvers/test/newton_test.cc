@@ -291,6 +291,10 @@ TEST(Newton, AcceptsAnIncrementStalledAtTheResidualsRounding) {
   EXPECT_GT(result.increment_norm, NewtonOptions{}.increment_tolerance);
   EXPECT_LE(result.iterations, 4);
   EXPECT_NEAR(x(0), 1.0, 1e-9);
+  // Full Newton evaluates no Jacobian with the trials once the residual is met (only the
+  // increment test is left): one unused, with the trial that first met it.
+  EXPECT_GE(result.iterations, 3);
+  EXPECT_EQ(result.jacobian_evaluations, result.factorizations + 1);
   // Without the noise the increment test decides as before: the exact root.
   evaluations = 0;
   FunctionModel exact(
