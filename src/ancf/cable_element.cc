@@ -46,7 +46,7 @@ std::pair<Rule, Rule> Rules(Integration scheme) {
   return {{kLo3, kLo3w}, {kGl2, kGl2w}};
 }
 
-// r^(derivative)(x) as jets (or duals) of the 8 coordinates.
+// r^(derivative)(x) as jets of the 8 coordinates (the duals' path below is in closed form).
 template <class T>
 std::array<T, 2> Jets(const ElementVector& q, double length, double x, int derivative) {
   const std::array<double, 4> s = Shape(x, length, derivative);

@@ -379,7 +379,7 @@ Status CableSystem::AddContactForces(const time::StepPoint& point, VecX& f, Matr
         AddEntries(entries, sum.d.data(), d);
         continue;
       }
-      const CentreForces centre = MovingCentre(sum);
+      const CentreForces centre = MovingCentre(sum, k != nullptr);
       for (int i = 0; i < 2; ++i) f(pulley_index_[p] + 1 + i) += centre.f(9 + i);
       AddEntries(entries, centre.k.data(), k);
       AddEntries(entries, centre.d.data(), d);

@@ -250,11 +250,15 @@ SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& cir
   return out;
 }
 
-CentreForces MovingCentre(const SegmentForces& forces) {
+CentreForces MovingCentre(const SegmentForces& forces, bool tangents) {
   Eigen::Matrix<double, 9, 11> b = Eigen::Matrix<double, 9, 11>::Zero();
   b.leftCols<9>().setIdentity();
   for (int c = 0; c < 2; ++c) b(c, 9 + c) = b(4 + c, 9 + c) = -1.0;  // the nodes' positions
-  return {b.transpose() * forces.f, b.transpose() * forces.k * b, b.transpose() * forces.d * b};
+  CentreForces centre{.f = b.transpose() * forces.f};
+  if (!tangents) return centre;
+  centre.k = b.transpose() * forces.k * b;
+  centre.d = b.transpose() * forces.d * b;
+  return centre;
 }
 
 double UpdateSegment(const ContactLaw& law, const CircleState& circle, double length, int s,

@@ -95,9 +95,11 @@ SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& cir
 // (E puts the centre's x, y onto both nodes' positions) they are B^T f, B^T K B, B^T D B.
 struct CentreForces {
   Eigen::Matrix<double, 11, 1> f;
-  Eigen::Matrix<double, 11, 11> k, d;
+  Eigen::Matrix<double, 11, 11> k = Eigen::Matrix<double, 11, 11>::Zero();
+  Eigen::Matrix<double, 11, 11> d = Eigen::Matrix<double, 11, 11>::Zero();
 };
-CentreForces MovingCentre(const SegmentForces& forces);
+// `tangents` false: f alone (k, d zero).
+CentreForces MovingCentre(const SegmentForces& forces, bool tangents = true);
 
 // The post-Newton step of one segment (seed 002 fig. 5) at the converged state: the new
 // data variables `state` (contact from the gap's sign; first contact sticks at the current

@@ -52,8 +52,9 @@ io::VtuGrid BeltGrid(const ancf::CableSystem& system, const VecX& q,
       add_cell(0.0, i);
     }
   }
+  const VecX at_rest = VecX::Zero(q.size());  // the circles' positions only are drawn
   for (size_t p = 0; p < model.pulleys.size(); ++p) {
-    const ancf::CircleState circle = system.Circle(int(p), q, q);  // its position only
+    const ancf::CircleState circle = system.Circle(int(p), q, at_rest);
     const int64_t centre = AddPoint(grid, circle.centre);
     const int64_t first = grid.num_points();
     for (int k = 0; k < kCirclePoints; ++k) {
