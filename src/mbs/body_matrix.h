@@ -1,7 +1,8 @@
 // A flexible body's (f + n) x (f + n) matrix (its mass or an inertia tangent) from its
 // frame rows (f x (f + n), dense), its frame columns below them (n x f, dense) and its
-// n x n elastic block (sparse: an unreduced body's is as sparse as its FE mass matrix); f
-// the frame's coordinates (3 planar, 7 spatial).
+// n x n elastic block (sparse: an unreduced body's is as sparse as its FE mass matrix; full
+// for a reduced basis, whose matrix is then built dense); f the frame's coordinates (3
+// planar, 7 spatial).
 #pragma once
 
 #include <vector>
@@ -27,7 +28,15 @@ class BodyMatrix {
       : frame_(frame), n_(n), rows_(MatX::Zero(frame, frame + n)), columns_(MatX::Zero(n, frame)) {}
   MatX& rows() { return rows_; }
   MatX& columns() { return columns_; }
-  solvers::SparseMatrix Build(const solvers::SparseMatrix& elastic) const {
+  // Dense when the elastic block is full (a reduced basis), else sparse.
+  solvers::Matrix Build(const solvers::SparseMatrix& elastic) const {
+    if (elastic.nonZeros() == Eigen::Index(n_) * n_) {
+      MatX m(frame_ + n_, frame_ + n_);
+      m.topRows(frame_) = rows_;
+      m.bottomLeftCorner(n_, frame_) = columns_;
+      m.bottomRightCorner(n_, n_) = elastic;
+      return m;
+    }
     std::vector<Eigen::Triplet<double>> entries;
     for (int i = 0; i < frame_; ++i)
       for (int j = 0; j < frame_ + n_; ++j)

@@ -73,7 +73,7 @@ void Force(const FlexibleInertia& b, const Kinematics& k, VecX& f) {
 }
 
 // M(q): the coefficients of the accelerations in the force.
-solvers::SparseMatrix Mass(const FlexibleInertia& b, const Kinematics& k) {
+solvers::Matrix Mass(const FlexibleInertia& b, const Kinematics& k) {
   const int n = b.modes();
   BodyMatrix m(3, n);
   m.rows().topLeftCorner<2, 2>() = k.a * b.m_ww * k.a.transpose();

@@ -52,10 +52,10 @@ struct FlexibleInertia {
 // The inertia force of one body and, when asked for, M(q) and its tangents ((3 + n) x
 // (3 + n), sparse: the frame's rows and columns and the n x n integrals' patterns).
 struct InertiaTerms {
-  VecX force;                  // M(q) a - Q_v(q, v), 3 + n entries
-  solvers::SparseMatrix mass;  // M(q)
-  solvers::SparseMatrix d_dq;  // d force / dq at fixed v, a
-  solvers::SparseMatrix d_dv;  // d force / dv at fixed q, a
+  VecX force;            // M(q) a - Q_v(q, v), 3 + n entries
+  solvers::Matrix mass;  // M(q) (dense for a reduced basis, else sparse)
+  solvers::Matrix d_dq;  // d force / dq at fixed v, a
+  solvers::Matrix d_dv;  // d force / dv at fixed q, a
 };
 
 // q, v, a: the body's 3 + n coordinates, velocities and accelerations.

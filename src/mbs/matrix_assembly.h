@@ -50,6 +50,13 @@ class MatrixAssembly {
     for (Eigen::Index j = 0; j < block.cols(); ++j)
       for (Eigen::Index i = 0; i < block.rows(); ++i) Add(row + i, col + j, factor * block(i, j));
   }
+  void AddBlock(Eigen::Index row, Eigen::Index col, const solvers::Matrix& block,
+                double factor = 1.0) {
+    if (block.is_dense())
+      AddBlock(row, col, block.dense(), factor);
+    else
+      AddBlock(row, col, block.sparse(), factor);
+  }
   void AddBlock(Eigen::Index row, Eigen::Index col, const solvers::SparseMatrix& block,
                 double factor = 1.0) {
     if (!target_) return;

@@ -146,7 +146,7 @@ MatX MapRows(const Kinematics& k, const MatX& y) {
   return r;
 }
 
-solvers::SparseMatrix Mass(const FlexibleInertia& b, const Kinematics& k) {
+solvers::Matrix Mass(const FlexibleInertia& b, const Kinematics& k) {
   const int n = b.modes();
   BodyMatrix m(kFrame, n);
   const Mat34 c_g = 2.0 * k.c * k.g_bar;

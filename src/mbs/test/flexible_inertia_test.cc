@@ -84,7 +84,7 @@ TEST(FlexibleInertia, ForceAndMassAreLagrangesEquations) {
   InertiaTerms terms;
   EvaluateInertia(body, q, v, a, true, terms);
   EXPECT_LT((terms.force - lagrange).cwiseAbs().maxCoeff(), 1e-12 * lagrange.cwiseAbs().maxCoeff());
-  EXPECT_LT((MatX(terms.mass) - t_vv).cwiseAbs().maxCoeff(), 1e-13);
+  EXPECT_LT((terms.mass.ToDense() - t_vv).cwiseAbs().maxCoeff(), 1e-13);
   EXPECT_NEAR(body.KineticEnergy(q, v), t.v, 1e-13);
 
   // Tangents against central differences of the force.
@@ -100,8 +100,8 @@ TEST(FlexibleInertia, ForceAndMassAreLagrangesEquations) {
     EvaluateInertia(body, q, v - e, a, false, minus);
     d_dv.col(j) = (plus.force - minus.force) / (2 * h);
   }
-  EXPECT_LT((MatX(terms.d_dq) - d_dq).cwiseAbs().maxCoeff(), 1e-7);
-  EXPECT_LT((MatX(terms.d_dv) - d_dv).cwiseAbs().maxCoeff(), 1e-7);
+  EXPECT_LT((terms.d_dq.ToDense() - d_dq).cwiseAbs().maxCoeff(), 1e-7);
+  EXPECT_LT((terms.d_dv.ToDense() - d_dv).cwiseAbs().maxCoeff(), 1e-7);
 }
 
 }  // namespace

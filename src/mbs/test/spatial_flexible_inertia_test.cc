@@ -111,7 +111,7 @@ TEST(SpatialFlexibleInertia, ForceAndMassAreLagrangesEquationsOnTheConstraint) {
   difference.segment<4>(3) -= c * (p.dot(a.segment<4>(3)) + p_rate.squaredNorm()) * p;
   difference.segment<4>(3) -= p.dot(difference.segment<4>(3)) * p;
   EXPECT_LT(difference.cwiseAbs().maxCoeff(), 1e-12 * scale) << difference.transpose();
-  MatX mass = terms.mass;
+  MatX mass = terms.mass.ToDense();
   mass.block<4, 4>(3, 3) -= c * p * p.transpose();
   EXPECT_LT((mass - t_vv).cwiseAbs().maxCoeff(), 1e-12 * t_vv.cwiseAbs().maxCoeff());
   EXPECT_NEAR(body.KineticEnergy(q, v), t.v, 1e-13 * t.v);
@@ -146,9 +146,11 @@ TEST(SpatialFlexibleInertia, TangentsAreTheForcesDerivatives) {
     d_dv.col(j) = central(zero, e, zero);
     d_da.col(j) = central(zero, zero, e);
   }
-  EXPECT_LT((MatX(terms.d_dq) - d_dq).cwiseAbs().maxCoeff(), 1e-7) << MatX(terms.d_dq) - d_dq;
-  EXPECT_LT((MatX(terms.d_dv) - d_dv).cwiseAbs().maxCoeff(), 1e-7) << MatX(terms.d_dv) - d_dv;
-  EXPECT_LT((MatX(terms.mass) - d_da).cwiseAbs().maxCoeff(), 1e-7);
+  EXPECT_LT((terms.d_dq.ToDense() - d_dq).cwiseAbs().maxCoeff(), 1e-7)
+      << terms.d_dq.ToDense() - d_dq;
+  EXPECT_LT((terms.d_dv.ToDense() - d_dv).cwiseAbs().maxCoeff(), 1e-7)
+      << terms.d_dv.ToDense() - d_dv;
+  EXPECT_LT((terms.mass.ToDense() - d_da).cwiseAbs().maxCoeff(), 1e-7);
 }
 
 }  // namespace
