@@ -28,15 +28,17 @@ class BodyMatrix {
       : frame_(frame), n_(n), rows_(MatX::Zero(frame, frame + n)), columns_(MatX::Zero(n, frame)) {}
   MatX& rows() { return rows_; }
   MatX& columns() { return columns_; }
+  // Dense with a dense elastic block (a reduced basis).
+  solvers::Matrix Build(const MatX& elastic) const {
+    MatX m(frame_ + n_, frame_ + n_);
+    m.topRows(frame_) = rows_;
+    m.bottomLeftCorner(n_, frame_) = columns_;
+    m.bottomRightCorner(n_, n_) = elastic;
+    return m;
+  }
   // Dense when the elastic block is full (a reduced basis), else sparse.
   solvers::Matrix Build(const solvers::SparseMatrix& elastic) const {
-    if (elastic.nonZeros() == Eigen::Index(n_) * n_) {
-      MatX m(frame_ + n_, frame_ + n_);
-      m.topRows(frame_) = rows_;
-      m.bottomLeftCorner(n_, frame_) = columns_;
-      m.bottomRightCorner(n_, n_) = elastic;
-      return m;
-    }
+    if (elastic.nonZeros() == Eigen::Index(n_) * n_) return Build(MatX(elastic));
     std::vector<Eigen::Triplet<double>> entries;
     for (int i = 0; i < frame_; ++i)
       for (int j = 0; j < frame_ + n_; ++j)

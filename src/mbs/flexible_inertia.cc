@@ -122,8 +122,8 @@ void Tangents(const FlexibleInertia& b, const Kinematics& k, InertiaTerms& out) 
   v.columns().col(2) =
       -sft * sw + hz - c1t * k.w - 2.0 * k.omega * k.e - b.h.transpose() * k.zeta_rate;
   const solvers::SparseMatrix h_t = b.h.transpose();
-  out.d_dq = q.Build(k.alpha * b.h - k.omega * k.omega * b.g11);
-  out.d_dv = v.Build(k.omega * (b.h - h_t));
+  out.d_dq = q.Build(solvers::SparseMatrix(k.alpha * b.h - k.omega * k.omega * b.g11));
+  out.d_dv = v.Build(solvers::SparseMatrix(k.omega * (b.h - h_t)));
 }
 
 }  // namespace

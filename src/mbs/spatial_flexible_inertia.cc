@@ -1,6 +1,7 @@
 #include "mbs/spatial_flexible_inertia.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/error.h"
 #include "mbs/body_matrix.h"
@@ -35,6 +36,20 @@ MatX TransposedRows(const std::array<M, 3>& m, const VecX& y) {
   return r;
 }
 
+// The n x n integrals G_bc and H_b of an evaluation: dense (a reduced basis) or sparse.
+template <class M>
+struct Shapes {
+  const std::array<std::array<M, 3>, 3>& g;
+  const std::array<M, 3>& h;
+};
+
+// f(shapes) with the body's dense integrals when it has them, else its sparse ones.
+template <class F>
+decltype(auto) WithShapes(const FlexibleInertia& b, F&& f) {
+  if (b.dense()) return f(Shapes<MatX>{b.g_dense, b.h_dense});
+  return f(Shapes<SparseMatrix>{b.g, b.h});
+}
+
 // The state-dependent quantities of one evaluation (spatial_flexible_inertia.h): the frame's
 // A, G', the quasi-velocities and their rates, C, C', J, J', H, H' (n x 3), E_bc and the
 // momenta pi_w, pi_omega.
@@ -65,17 +80,20 @@ struct Kinematics {
 };
 
 // E_bc(zeta) and J(zeta) = g00_bc + e0_bc.zeta + E_cb.zeta.
-Mat3 RotationalInertia(const FlexibleInertia& b, const VecX& zeta,
+template <class M>
+Mat3 RotationalInertia(const FlexibleInertia& b, const Shapes<M>& s, const VecX& zeta,
                        std::array<std::array<VecX, 3>, 3>& e) {
   for (int i = 0; i < 3; ++i)
-    for (int k = 0; k < 3; ++k) e[i][k] = b.e0[i][k] + b.g[i][k] * zeta;
+    for (int k = 0; k < 3; ++k) e[i][k] = b.e0[i][k] + s.g[i][k] * zeta;
   Mat3 j;
   for (int i = 0; i < 3; ++i)
     for (int k = 0; k < 3; ++k) j(i, k) = b.g00(i, k) + (b.e0[i][k] + e[k][i]).dot(zeta);
   return j;
 }
 
-Kinematics Gather(const FlexibleInertia& b, const VecX& q, const VecX& v, const VecX& acc) {
+template <class M>
+Kinematics Gather(const FlexibleInertia& b, const Shapes<M>& s, const VecX& q, const VecX& v,
+                  const VecX& acc) {
   const int n = b.modes();
   Kinematics k;
   k.p = q.segment<4>(3);
@@ -95,10 +113,10 @@ Kinematics Gather(const FlexibleInertia& b, const VecX& q, const VecX& v, const 
   for (int c = 0; c < 3; ++c) {
     k.c.col(c) = b.c0.col(c) + b.c1[c] * k.zeta;
     k.c_rate.col(c) = b.c1[c] * k.zeta_rate;
-    k.h.col(c) = b.h0[c] + b.h[c] * k.zeta;
-    k.h_rate.col(c) = b.h[c] * k.zeta_rate;
+    k.h.col(c) = b.h0[c] + s.h[c] * k.zeta;
+    k.h_rate.col(c) = s.h[c] * k.zeta_rate;
   }
-  k.j = RotationalInertia(b, k.zeta, k.e);
+  k.j = RotationalInertia(b, s, k.zeta, k.e);
   for (int i = 0; i < 3; ++i)
     for (int c = 0; c < 3; ++c) k.j_rate(i, c) = (k.e[i][c] + k.e[c][i]).dot(k.zeta_rate);
   k.pi_w = b.m_ww * k.w + k.c * k.omega + b.s_f * k.zeta_rate;
@@ -112,7 +130,8 @@ struct QuasiForce {
   VecX zeta;
 };
 
-QuasiForce Quasi(const FlexibleInertia& b, const Kinematics& k) {
+template <class M>
+QuasiForce Quasi(const FlexibleInertia& b, const Shapes<M>& s, const Kinematics& k) {
   QuasiForce f;
   f.w = b.m_ww * k.w_rate + k.c * k.alpha + k.c_rate * k.omega + b.s_f * k.zeta_acc +
         k.omega.cross(k.pi_w);
@@ -120,7 +139,7 @@ QuasiForce Quasi(const FlexibleInertia& b, const Kinematics& k) {
             k.j_rate * k.omega + k.h.transpose() * k.zeta_acc + k.h_rate.transpose() * k.zeta_rate +
             k.omega.cross(k.pi_omega) + k.w.cross(k.pi_w);
   f.zeta = b.s_f.transpose() * k.w_rate + k.h * k.alpha + k.h_rate * k.omega + b.m_ff * k.zeta_acc -
-           Sum(b.c1, k.omega).transpose() * k.w - Sum(b.h, k.omega).transpose() * k.zeta_rate -
+           Sum(b.c1, k.omega).transpose() * k.w - Sum(s.h, k.omega).transpose() * k.zeta_rate -
            k.E(k.omega, k.omega);
   return f;
 }
@@ -162,7 +181,8 @@ solvers::Matrix Mass(const FlexibleInertia& b, const Kinematics& k) {
 }
 
 // d(F_w, M_w, F_zeta) / d(w, omega, w', omega'): (6 + n) x 12.
-MatX QuasiVelocityDerivative(const FlexibleInertia& b, const Kinematics& k) {
+template <class M>
+MatX QuasiVelocityDerivative(const FlexibleInertia& b, const Shapes<M>& s, const Kinematics& k) {
   const int n = b.modes();
   const Mat3 sw = Skew(k.w), so = Skew(k.omega);
   MatX d(6 + n, 12);
@@ -172,7 +192,7 @@ MatX QuasiVelocityDerivative(const FlexibleInertia& b, const Kinematics& k) {
   d.block<3, 3>(0, 3) = k.c_rate + so * k.c - Skew(k.pi_w);
   d.block<3, 3>(3, 3) = k.j_rate + so * k.j - Skew(k.pi_omega) + sw * k.c;
   d.block(6, 3, n, 3) = k.h_rate - TransposedRows(b.c1, k.w).transpose() -
-                        TransposedRows(b.h, k.zeta_rate).transpose() -
+                        TransposedRows(s.h, k.zeta_rate).transpose() -
                         k.JGradient(k.omega).transpose();
   d.block<3, 3>(0, 6) = b.m_ww;
   d.block<3, 3>(3, 6) = k.c.transpose();
@@ -220,12 +240,13 @@ FrameDerivatives FrameJets(const VecX& v, const VecX& acc, const Kinematics& k,
 }
 
 // d f / dq and d f / dv.
-void Tangents(const FlexibleInertia& b, const Kinematics& k, const QuasiForce& quasi, const VecX& v,
-              const VecX& acc, InertiaTerms& out) {
+template <class M>
+void Tangents(const FlexibleInertia& b, const Shapes<M>& s, const Kinematics& k,
+              const QuasiForce& quasi, const VecX& v, const VecX& acc, InertiaTerms& out) {
   const int n = b.modes();
   const FrameDerivatives frame = FrameJets(v, acc, k, quasi);
   // Columns p (d q), R' and p' (d v) through the frame's kinematics.
-  const MatX through = MapRows(k, QuasiVelocityDerivative(b, k) * frame.kinematics);
+  const MatX through = MapRows(k, QuasiVelocityDerivative(b, s, k) * frame.kinematics);
   BodyMatrix q(kFrame, n), r(kFrame, n);
   q.rows().middleCols<4>(3) = through.topRows<kFrame>().leftCols<4>() + frame.map;
   q.columns().middleCols<4>(3) = through.bottomRows(n).leftCols<4>();
@@ -241,27 +262,29 @@ void Tangents(const FlexibleInertia& b, const Kinematics& k, const QuasiForce& q
   const Mat3 sw = Skew(k.w), so = Skew(k.omega);
   const MatX c1_omega = Sum(b.c1, k.omega);
   const MatX momentum_zeta =
-      TransposedRows(b.c1, k.w) + k.JGradient(k.omega) + TransposedRows(b.h, k.zeta_rate);
+      TransposedRows(b.c1, k.w) + k.JGradient(k.omega) + TransposedRows(s.h, k.zeta_rate);
   MatX d_zeta(6, n), d_rate(6, n);
   d_zeta.topRows<3>() = Sum(b.c1, k.alpha) + so * c1_omega;
   d_zeta.bottomRows<3>() = TransposedRows(b.c1, k.w_rate) + k.JGradient(k.alpha) +
-                           TransposedRows(b.h, k.zeta_acc) + so * momentum_zeta + sw * c1_omega;
+                           TransposedRows(s.h, k.zeta_acc) + so * momentum_zeta + sw * c1_omega;
   for (int i = 0; i < 3; ++i)
     for (int c2 = 0; c2 < 3; ++c2)
       d_zeta.row(3 + i) +=
-          k.omega(c2) * (b.g[i][c2] * k.zeta_rate + b.g[c2][i] * k.zeta_rate).transpose();
+          k.omega(c2) * (s.g[i][c2] * k.zeta_rate + s.g[c2][i] * k.zeta_rate).transpose();
   d_rate.topRows<3>() = c1_omega + so * b.s_f;
   d_rate.bottomRows<3>() = TransposedRows(b.c1, k.w) + k.JGradient(k.omega) +
-                           TransposedRows(b.h, k.zeta_rate) + k.h_rate.transpose() +
+                           TransposedRows(s.h, k.zeta_rate) + k.h_rate.transpose() +
                            so * k.h.transpose() + sw * b.s_f;
   q.rows().rightCols(n) = MapRows(k, MatX(d_zeta)).topRows<kFrame>();
   r.rows().rightCols(n) = MapRows(k, MatX(d_rate)).topRows<kFrame>();
-  SparseMatrix g_omega(n, n);
+  M g_omega = (k.omega(0) * k.omega(0)) * s.g[0][0];
   for (int i = 0; i < 3; ++i)
-    for (int c2 = 0; c2 < 3; ++c2) g_omega += k.omega(i) * k.omega(c2) * b.g[i][c2];
-  const SparseMatrix h_omega = Sum(b.h, k.omega), h_omega_t = h_omega.transpose();
-  out.d_dq = q.Build(Sum(b.h, k.alpha) - g_omega);
-  out.d_dv = r.Build(h_omega - h_omega_t);
+    for (int c2 = 0; c2 < 3; ++c2)
+      if (i + c2 > 0) g_omega += k.omega(i) * k.omega(c2) * s.g[i][c2];
+  const M h_omega = Sum(s.h, k.omega), h_omega_t = h_omega.transpose();
+  const M elastic_q = Sum(s.h, k.alpha) - g_omega, elastic_v = h_omega - h_omega_t;
+  out.d_dq = q.Build(elastic_q);
+  out.d_dv = r.Build(elastic_v);
 }
 
 // S_b: each point's translation u -> e_b x u (rotation DOFs 0); (e_b x u)_a = eps_abc u_c.
@@ -317,6 +340,12 @@ FlexibleInertia Integrals(const PointDofs& d, const SparseMatrix& m, const Basis
     }
     for (int c = 0; c < b; ++c) body.g[b][c] = body.g[c][b].transpose();
   }
+  if constexpr (std::is_same_v<Basis, MatX>) {
+    for (int b = 0; b < 3; ++b) {
+      body.h_dense[b] = MatX(body.h[b]);
+      for (int c = 0; c < 3; ++c) body.g_dense[b][c] = MatX(body.g[b][c]);
+    }
+  }
   body.Check();
   return body;
 }
@@ -335,7 +364,8 @@ FlexibleInertia InertiaIntegrals(const PointDofs& dofs, const SparseMatrix& mass
 
 Mat3 FlexibleInertia::RotationalInertia(const VecX& zeta) const {
   std::array<std::array<VecX, 3>, 3> e;
-  return spatial::RotationalInertia(*this, zeta, e);
+  return WithShapes(*this,
+                    [&](const auto& s) { return spatial::RotationalInertia(*this, s, zeta, e); });
 }
 
 void FlexibleInertia::Check() const {
@@ -360,24 +390,28 @@ void FlexibleInertia::Check() const {
 }
 
 double FlexibleInertia::KineticEnergy(const VecX& q, const VecX& v) const {
-  const Kinematics k = Gather(*this, q, v, VecX::Zero(v.size()));
+  const Kinematics k = WithShapes(
+      *this, [&](const auto& s) { return Gather(*this, s, q, v, VecX::Zero(v.size())); });
   return 0.5 * (k.w.dot(k.pi_w) + k.omega.dot(k.pi_omega) +
                 k.zeta_rate.dot(s_f.transpose() * k.w + k.h * k.omega + m_ff * k.zeta_rate));
 }
 
 std::pair<Vec3, Vec3> FlexibleInertia::Momenta(const VecX& q, const VecX& v) const {
-  const Kinematics k = Gather(*this, q, v, VecX::Zero(v.size()));
+  const Kinematics k = WithShapes(
+      *this, [&](const auto& s) { return Gather(*this, s, q, v, VecX::Zero(v.size())); });
   return {k.pi_w, k.pi_omega};
 }
 
 void EvaluateInertia(const FlexibleInertia& body, const VecX& q, const VecX& v, const VecX& a,
                      bool tangents, InertiaTerms& out) {
-  const Kinematics k = Gather(body, q, v, a);
-  const QuasiForce quasi = Quasi(body, k);
-  Force(body, k, quasi, out.force);
-  if (!tangents) return;
-  out.mass = Mass(body, k);
-  Tangents(body, k, quasi, v, a, out);
+  WithShapes(body, [&](const auto& s) {
+    const Kinematics k = Gather(body, s, q, v, a);
+    const QuasiForce quasi = Quasi(body, s, k);
+    Force(body, k, quasi, out.force);
+    if (!tangents) return;
+    out.mass = Mass(body, k);
+    Tangents(body, s, k, quasi, v, a, out);
+  });
 }
 
 }  // namespace jointdyn::mbs::spatial

@@ -58,6 +58,11 @@ struct FlexibleInertia {
   std::array<VecX, 3> h0;                        // n
   std::array<SparseMatrix, 3> h;                 // n x n
   SparseMatrix m_ff;                             // n x n, symmetric positive definite
+  // A reduced basis' G and H also dense, where an evaluation's sums and products run (empty
+  // for an unreduced body).
+  std::array<std::array<MatX, 3>, 3> g_dense;
+  std::array<MatX, 3> h_dense;
+  bool dense() const { return h_dense[0].size() > 0; }
 
   int modes() const { return static_cast<int>(m_ff.rows()); }
   double mass() const { return m_ww.trace() / 3.0; }
