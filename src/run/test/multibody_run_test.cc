@@ -157,15 +157,26 @@ TEST(MultibodyExample, HeavyTopPrecessesAtTheClosedFormRateWithItsPivotForce) {
     EXPECT_TRUE(std::filesystem::exists(run.out / file)) << file;
 }
 
+// `text` as model.yaml in a fresh directory `name`, run into its out/.
+struct TextRun {
+  RunOutcome outcome;
+  std::filesystem::path out;
+};
+
+TextRun RunModelText(const std::string& name, const std::string& text) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "jointdyn_multibody" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "model.yaml") << text;
+  return {RunModelFile(dir / "model.yaml", dir / "out"), dir / "out"};
+}
+
 // A torsional oscillator from a model file (dimension: 3): a disk on a revolute joint about
 // a tilted axis and a rotational spring-damper; its m_ column against the closed form of
 // the damped oscillation, -k phi - c phi'.
 TEST(MultibodyExample, SpatialTorsionalSpringFromAModelFile) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "jointdyn_multibody" / "torsion";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "model.yaml") << R"(analysis: multibody
+  const TextRun run = RunModelText("torsion", R"(analysis: multibody
 dimension: 3
 bodies:
   - {name: disk, mass: 2.0, inertia: [0.01, 0.01, 0.02], orientation: {z: [1, 1, 0], x: [0, 0, 1]}}
@@ -179,10 +190,9 @@ rotational_springs:
 gravity: [0, 0, -9.81]
 integrator: {scheme: hht, alpha: 0, t_end: 0.5, dt: 2.0e-4}
 output: {interval: 1.0e-3, frames: 0}
-)";
-  const RunOutcome outcome = RunModelFile(dir / "model.yaml", dir / "out");
-  ASSERT_TRUE(outcome.ok) << outcome.message;
-  const testing::CsvTable csv = testing::ReadCsv(dir / "out" / "multibody.csv");
+)");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.message;
+  const testing::CsvTable csv = testing::ReadCsv(run.out / "multibody.csv");
   const double j = 0.02, k = 8.0, c = 0.04, phi0 = 0.4;
   const double w0 = std::sqrt(k / j), zeta = c / (2.0 * std::sqrt(k * j));
   const double wd = w0 * std::sqrt(1.0 - zeta * zeta);
@@ -206,11 +216,7 @@ output: {interval: 1.0e-3, frames: 0}
 // Newton accepts such a stall: 500 steps with no rejected step (before, the step was cut ten
 // times and the run stopped at 2.7e-5 s).
 TEST(MultibodyExample, StripWithStiffStaticModesRunsWithTheDefaultScales) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "jointdyn_multibody" / "stiff_strip";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "model.yaml") << R"(analysis: multibody
+  const TextRun run = RunModelText("stiff_strip", R"(analysis: multibody
 gravity: [0, -9.81]
 bodies:
   - name: strip
@@ -229,10 +235,9 @@ joints:
   - {name: pin, type: revolute, markers: [pivot, pin]}
 integrator: {scheme: hht, alpha: 0.0, t_end: 0.05, dt: 1.0e-4, position_scale: 0.4}
 output: {interval: 1.0e-3, frames: 0}
-)";
-  const RunOutcome outcome = RunModelFile(dir / "model.yaml", dir / "out");
-  ASSERT_TRUE(outcome.ok) << outcome.message;
-  std::ifstream file(dir / "out" / "summary.json");
+)");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.message;
+  std::ifstream file(run.out / "summary.json");
   const nlohmann::json summary = nlohmann::json::parse(file);
   EXPECT_EQ(summary["accepted_steps"], 500);
   EXPECT_EQ(summary["rejected_steps"], 0);
@@ -409,10 +414,6 @@ TEST(MultibodyExample, JointModesLowerTheCarPendulumsContactForces) {
 // The multilayer car pendulum's result files: its deformed sheets per frame carry the
 // contact fields at the slave nodes, and the contact-force norm is a column.
 TEST(MultibodyExample, MultilayerCarPendulumWritesContactFields) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "jointdyn_multibody" / "multilayer";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
   std::ifstream in(test_paths::SourceDir() / "examples" / "multibody" /
                    "car_pendulum_multilayer.yaml");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -422,21 +423,20 @@ TEST(MultibodyExample, MultilayerCarPendulumWritesContactFields) {
     ASSERT_NE(at, std::string::npos) << from;
     text.replace(at, std::string(from).size(), to);
   }
-  std::ofstream(dir / "model.yaml") << text;
-  const RunOutcome outcome = RunModelFile(dir / "model.yaml", dir / "out");
-  ASSERT_TRUE(outcome.ok) << outcome.message;
-  std::ifstream vtu(dir / "out" / "sheets" / "frame_000002.vtu");
+  const TextRun run = RunModelText("multilayer", text);
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.message;
+  std::ifstream vtu(run.out / "sheets" / "frame_000002.vtu");
   const std::string xml((std::istreambuf_iterator<char>(vtu)), std::istreambuf_iterator<char>());
   for (const char* field : {"\"displacement\"", "\"contact_pressure\"", "\"gap\"", "\"shear\""})
     EXPECT_NE(xml.find(field), std::string::npos) << field;
   // The contact forces behind the fields (the arrays are binary): the contact-force norm.
-  const testing::CsvTable csv = testing::ReadCsv(dir / "out" / "multibody.csv");
+  const testing::CsvTable csv = testing::ReadCsv(run.out / "multibody.csv");
   EXPECT_GT(
       *std::max_element(csv.columns.at("fc_sheets").begin(), csv.columns.at("fc_sheets").end()),
       1.0);  // [N]
   // The joints' state at the end in summary.json: every pair counted once, the contact-force
   // norm that of the last sample.
-  std::ifstream summary_file(dir / "out" / "summary.json");
+  std::ifstream summary_file(run.out / "summary.json");
   const nlohmann::json summary = nlohmann::json::parse(summary_file);
   const nlohmann::json& end = summary["flexible_bodies"][0]["joints_at_end"];
   EXPECT_EQ(end["open_pairs"].get<int>() + end["sticking_pairs"].get<int>() +
