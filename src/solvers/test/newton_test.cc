@@ -296,7 +296,6 @@ TEST(Newton, AcceptsAnIncrementStalledAtTheResidualsRounding) {
   EXPECT_GE(result.iterations, 3);
   EXPECT_EQ(result.jacobian_evaluations, result.factorizations + 1);
   // Without the noise the increment test decides as before: the exact root.
-  evaluations = 0;
   FunctionModel exact(
       1,
       [](const VecX& y, VecX& f) {
