@@ -305,7 +305,8 @@ def test_belt_drive_arrays_and_profiles(tmp_path):
     jointdyn.run(jointdyn.Model(model), out=str(tmp_path))
     csv = np.loadtxt(tmp_path / "belt_drive.csv", delimiter=",", skiprows=1)
     assert np.allclose(result["samples"], csv, rtol=1e-12, atol=1e-12)
-    assert result["coordinates"] == 4 * 60 + 2 and result["constraints"] == 1
+    # 4 per node, x, y, angle per pulley; the pulleys' bearings (2 rows each) and P1's drive
+    assert result["coordinates"] == 4 * 60 + 2 * 3 and result["constraints"] == 2 * 2 + 1
     assert abs(result["pre_solve"]["axial_force_min_n"] - 400.0) < 6.0
     profile = result["profiles"][0]
     assert len(profile["s"]) == 60 * 4

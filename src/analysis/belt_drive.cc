@@ -26,9 +26,10 @@ std::vector<double> Row(const BeltDriveOptions& options, const CableSystem& syst
   const VecX& v = *step.v;
   std::vector<double> row = {step.t};
   for (size_t p = 0; p < options.model.pulleys.size(); ++p) {
-    const int i = system.PulleyIndex(int(p));
+    const int circle = system.PulleyCircle(int(p)), body = system.circles()[circle].body;
+    const int i = system.CoordinateIndex(body, mbs::Coordinate::kAngle);
     const ancf::Pulley& pulley = options.model.pulleys[p];
-    const double torque = system.ContactTorque(int(p), q, v);
+    const double torque = system.ContactTorque(circle, q, v);
     row.insert(row.end(), {q(i), v(i), torque});
     // The drive's torque from the pulley's balance with its prescribed acceleration (the
     // constraint's multiplier carries the trapezoidal rule's step-to-step oscillation).
@@ -36,11 +37,13 @@ std::vector<double> Row(const BeltDriveOptions& options, const CableSystem& syst
       row.push_back(pulley.inertia * pulley.motion.Acceleration(step.t) + pulley.damping * v(i) -
                     torque);
     if (pulley.moves) {
-      const Vec2 force = system.ContactForce(int(p), q, v);
-      row.insert(row.end(), {q(i + 1), q(i + 2), force.x(), force.y()});
+      const Vec2 force = system.ContactForce(circle, q, v);
+      row.insert(row.end(),
+                 {q(system.CoordinateIndex(body, mbs::Coordinate::kX)),
+                  q(system.CoordinateIndex(body, mbs::Coordinate::kY)), force.x(), force.y()});
     }
-    row.push_back(system.CountContact(0, int(p)));
-    row.push_back(system.CountContact(1, int(p)) + system.CountContact(-1, int(p)));
+    row.push_back(system.CountContact(0, circle));
+    row.push_back(system.CountContact(1, circle) + system.CountContact(-1, circle));
   }
   for (const BeltProbe& probe : options.probes) {
     const ancf::BeltSection at =
@@ -56,19 +59,19 @@ std::vector<double> Row(const BeltDriveOptions& options, const CableSystem& syst
   return row;
 }
 
-// One segment's contact on any pulley: the pulley, state (0 free, 1 stick, 2 slip) and the
+// One segment's contact on any circle: the circle, state (0 free, 1 stick, 2 slip) and the
 // normal and tangential forces on the belt [N].
 struct SegmentContact {
-  int pulley = -1, state = 0;
+  int circle = -1, state = 0;
   double normal = 0.0, tangential = 0.0;
 };
 
 SegmentContact ContactOf(const CableSystem& system, int e, int s, const VecX& q, const VecX& v) {
-  for (size_t p = 0; p < system.model().pulleys.size(); ++p) {
-    const ancf::SegmentState& state = system.Segment(int(p), e, s);
+  for (size_t c = 0; c < system.circles().size(); ++c) {
+    const ancf::SegmentState& state = system.Segment(int(c), e, s);
     if (state.gap > 0.0) continue;
-    const ancf::SegmentForces f = system.ContactForces(int(p), e, s, q, v);
-    return {int(p), state.slip == 0 ? 1 : 2, f.normal, f.tangential};
+    const ancf::SegmentForces f = system.ContactForces(int(c), e, s, q, v);
+    return {int(c), state.slip == 0 ? 1 : 2, f.normal, f.tangential};
   }
   return {};
 }
@@ -105,13 +108,10 @@ void NoteStartForces(const CableSystem& system, BeltDriveObserver& observer,
 
 using Recorder = std::function<void(const time::StepRecord&)>;
 
-// One quasi-static equilibrium at t from q (updated) with the driven pulleys at their
-// motion(t); Newton's counters added to r.
+// One quasi-static equilibrium at t from q (updated; the driven pulleys moved to their
+// motion(t) by SolveStatic); Newton's counters added to r.
 Status EquilibriumAt(CableSystem& system, const time::IntegratorOptions& o, double t, VecX& q,
                      time::TransientResult& r) {
-  for (size_t p = 0; p < system.model().pulleys.size(); ++p)
-    if (const ancf::Pulley& pulley = system.model().pulleys[p]; pulley.driven)
-      q(system.PulleyIndex(int(p))) = pulley.motion.Value(t);
   const solvers::NewtonResult n = ancf::SolveStatic(system, t, q, o.newton, true);
   r.newton_iterations += n.iterations;
   r.residual_evaluations += n.residual_evaluations;
@@ -185,6 +185,11 @@ void BeltDriveOptions::Validate() const {
     if (model.contact.friction > 0.0)
       throw InputError("contact.friction", FormatValue(model.contact.friction),
                        "must be 0 in a quasi-static run (friction needs a transient's history)");
+    for (size_t i = 0; i < model.pulleys.size(); ++i)
+      if (const ancf::Pulley& p = model.pulleys[i];
+          p.moves && !(p.mass > 0.0) && model.gravity != Vec2::Zero())
+        throw InputError(mbs::Item("pulleys", i, "moving.mass"), FormatValue(p.mass),
+                         "must be > 0 with gravity (its weight)");
     return;
   }
   for (size_t i = 0; i < model.pulleys.size(); ++i) {
@@ -271,7 +276,7 @@ BeltProfile ProfileOf(const CableSystem& system, double t, const VecX& q, const 
       profile.pressure.push_back(contact.normal / area);
       profile.shear.push_back(contact.tangential / area);
       profile.state.push_back(contact.state);
-      profile.pulley.push_back(contact.pulley);
+      profile.pulley.push_back(contact.circle);
     }
     start += element.length;
   }

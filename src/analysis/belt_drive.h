@@ -74,7 +74,7 @@ struct BeltProfile {
   std::vector<double> speed;                      // along the belt's tangent [m/s]
   std::vector<double> pressure, shear;            // contact stresses on the belt [Pa]
   std::vector<int> state;                         // 0 free, 1 stick, 2 slip
-  std::vector<int> pulley;                        // the pulley touched, -1 none
+  std::vector<int> pulley;                        // the circle touched (pulley), -1 none
   static std::vector<std::string> Columns();      // s, x, y, axial_force, ...
   std::vector<std::vector<double>> Rows() const;  // one per segment, of Columns()
 };

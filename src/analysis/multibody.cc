@@ -269,6 +269,7 @@ void MultibodyOptions::Validate() const {
                      "steps)");
   if (spatial && !model.bodies.empty())
     throw InputError("spatial", "(given)", "a spatial model has no planar bodies");
+  if (!spatial && model.bodies.empty()) throw InputError("bodies", "[]", "needs at least one body");
   const size_t markers = spatial ? spatial->markers.size() : model.markers.size();
   for (const int m : output.markers)
     if (m < 0 || m >= int(markers))

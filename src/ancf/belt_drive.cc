@@ -108,9 +108,15 @@ PreSolveResult PreSolve(CableModel& model) {
   if (!result.status)
     return {Status::Failure("static pre-solve: " + result.status.message), result.iterations};
   model.nodes = q.head(system.cable_size()).reshaped(4, model.nodes.rows()).transpose();
+  const auto centre = [&](int body) {
+    return Vec2(q(system.CoordinateIndex(body, mbs::Coordinate::kX)),
+                q(system.CoordinateIndex(body, mbs::Coordinate::kY)));
+  };
+  for (size_t b = 0; b < model.mechanism.bodies.size(); ++b)
+    model.mechanism.bodies[b].position = centre(int(b));
   for (size_t p = 0; p < model.pulleys.size(); ++p)
     if (Pulley& pulley = model.pulleys[p]; pulley.moves)
-      pulley.shift = q.segment<2>(system.PulleyIndex(int(p)) + 1) - pulley.centre;
+      pulley.shift = centre(system.circles()[system.PulleyCircle(int(p))].body) - pulley.centre;
   return {Status::Ok(), result.iterations};
 }
 

@@ -36,9 +36,10 @@ enum class Support { kPinned, kClamped, kFree };
 CableModel OpenCable(const Vec2& start, const Vec2& end, int elements, const CableSection& section,
                      double reference_strain, Support start_support, Support end_support);
 
-// The static equilibrium of `model` without friction (its pulleys' angles held, moving
-// centres free), by Newton from the model's nodes: the model with its nodes (and moving
-// centres' shifts) at the solution. Fails naming Newton's message.
+// The static equilibrium of `model` without friction (SolveStatic: the circles' angles held,
+// moving centres free), by Newton from the model's nodes: the model with its nodes, its
+// mechanism's bodies' positions and its moving pulleys' shifts at the solution. Fails naming
+// Newton's message.
 struct PreSolveResult {
   Status status;
   int iterations = 0;  // Newton's

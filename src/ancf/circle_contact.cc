@@ -250,14 +250,31 @@ SegmentForces SegmentContactForces(const ContactLaw& law, const CircleState& cir
   return out;
 }
 
+namespace {
+
+// B' m B for B = [I_9, -E] (MovingCentre): [m, -m E; -E' m, E' m E], E' m the sums of the
+// rows of the nodes' x (0, 4) and y (1, 5), m E those of the columns.
+Eigen::Matrix<double, 11, 11> OnCentre(const Eigen::Matrix<double, 9, 9>& m) {
+  Eigen::Matrix<double, 11, 11> out;
+  out.topLeftCorner<9, 9>() = m;
+  for (int c = 0; c < 2; ++c) {
+    out.col(9 + c).head<9>() = -(m.col(c) + m.col(4 + c));
+    out.row(9 + c).head<9>() = -(m.row(c) + m.row(4 + c));
+  }
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) out(9 + r, 9 + c) = -(out(9 + r, c) + out(9 + r, 4 + c));
+  return out;
+}
+
+}  // namespace
+
 CentreForces MovingCentre(const SegmentForces& forces, bool tangents) {
-  Eigen::Matrix<double, 9, 11> b = Eigen::Matrix<double, 9, 11>::Zero();
-  b.leftCols<9>().setIdentity();
-  for (int c = 0; c < 2; ++c) b(c, 9 + c) = b(4 + c, 9 + c) = -1.0;  // the nodes' positions
-  CentreForces centre{.f = b.transpose() * forces.f};
+  CentreForces centre;
+  centre.f.head<9>() = forces.f;
+  for (int c = 0; c < 2; ++c) centre.f(9 + c) = -(forces.f(c) + forces.f(4 + c));
   if (!tangents) return centre;
-  centre.k = b.transpose() * forces.k * b;
-  centre.d = b.transpose() * forces.d * b;
+  centre.k = OnCentre(forces.k);
+  centre.d = OnCentre(forces.d);
   return centre;
 }
 

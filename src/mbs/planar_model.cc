@@ -94,6 +94,14 @@ void CheckSprings(const PlanarModel& model) {
               FormatValue(value), "must be >= 0");
     RequireFinite(Item("rotational_springs", i, "angle"), s.angle);
   }
+  for (size_t i = 0; i < model.bushings.size(); ++i) {
+    const Bushing& s = model.bushings[i];
+    CheckPair(model, "bushings", i, s.marker_a, s.marker_b);
+    for (const auto& [key, value] :
+         {std::pair{"stiffness", s.stiffness}, std::pair{"damping", s.damping}})
+      Require(value >= 0.0 && std::isfinite(value), Item("bushings", i, key), FormatValue(value),
+              "must be >= 0");
+  }
 }
 
 }  // namespace
@@ -147,7 +155,6 @@ Vec2 InitialMarkerPosition(const PlanarModel& model, int marker) {
 }
 
 void PlanarModel::Validate() const {
-  Require(!bodies.empty(), "bodies", "[]", "needs at least one body");
   CheckBodies(*this);
   CheckMarkers(*this);
   CheckJoints(*this);

@@ -102,6 +102,16 @@ struct RotationalSpring {
   double angle = 0.0;      // unstressed relative angle [rad]
 };
 
+// A linear spring-damper between two markers' points along the global x and y axes (a
+// bushing; isotropic, no line of action needed): force on a k (p_b - p_a) + c (v_b - v_a)
+// [N], unstressed where the points coincide.
+struct Bushing {
+  std::string name;
+  int marker_a = 0, marker_b = 0;
+  double stiffness = 0.0;  // k [N/m], >= 0
+  double damping = 0.0;    // c [N s/m], >= 0
+};
+
 // A force at a marker's point in the global frame [N], or a torque on the marker's body
 // [N m] (a rigid body's marker).
 struct Load {
@@ -116,6 +126,7 @@ struct PlanarModel {
   std::vector<Joint> joints;
   std::vector<Spring> springs;
   std::vector<RotationalSpring> rotational_springs;
+  std::vector<Bushing> bushings;
   std::vector<Load> loads;
   Vec2 gravity = Vec2::Zero();  // [m/s^2]
 

@@ -232,6 +232,11 @@ Status PlanarSystem::InternalForce(const time::StepPoint& point, VecX& f, Matrix
     const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v);
     add(local, frames[0].angle - frames[1].angle, s.stiffness, s.damping, s.angle);
   }
+  for (const Bushing& s : model_.bushings) {  // a spring-damper along x and one along y
+    const auto [local, frames] = layout.Pair(s.marker_a, s.marker_b, *point.q, point.v);
+    add(local, frames[0].x - frames[1].x, s.stiffness, s.damping, 0.0);
+    add(local, frames[0].y - frames[1].y, s.stiffness, s.damping, 0.0);
+  }
   const Status status = flexible_.Add(model_, first_, point, f, k, d, stored_energy_);
   k.Finish();
   d.Finish();

@@ -53,8 +53,8 @@ io::VtuGrid BeltGrid(const ancf::CableSystem& system, const VecX& q,
     }
   }
   const VecX at_rest = VecX::Zero(q.size());  // the circles' positions only are drawn
-  for (size_t p = 0; p < model.pulleys.size(); ++p) {
-    const ancf::CircleState circle = system.Circle(int(p), q, at_rest);
+  for (size_t p = 0; p < system.circles().size(); ++p) {
+    const ancf::CircleState circle = system.CircleAt(int(p), q, at_rest);
     const int64_t centre = AddPoint(grid, circle.centre);
     const int64_t first = grid.num_points();
     for (int k = 0; k < kCirclePoints; ++k) {
@@ -70,7 +70,8 @@ io::VtuGrid BeltGrid(const ancf::CableSystem& system, const VecX& q,
   }
   grid.cell_data = std::move(cells);
   grid.comment =
-      "cell data: part 0 the belt (a line per contact segment), 1 + p pulley p; axial_force "
+      "cell data: part 0 the belt (a line per contact segment), 1 + p pulley (circle) p; "
+      "axial_force "
       "[N], speed [m/s], pressure and shear [Pa], state 0 free, 1 stick, 2 slip";
   return grid;
 }

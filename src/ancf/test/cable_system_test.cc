@@ -212,11 +212,59 @@ TEST(CableSystem, MovingPulleyIsADampedOscillator) {
   const double t = 0.5, start = 0.01 - equilibrium;
   const double exact = equilibrium + start * std::exp(-zeta * w * t) *
                                          (std::cos(wd * t) + zeta * w / wd * std::sin(wd * t));
-  const int i = system.PulleyIndex(0);
-  std::printf("moving pulley at t = 0.5 s: y - y0 = %.7f m, exact %.7f m\n", q(i + 2) - 5.0, exact);
-  EXPECT_NEAR(q(i + 1), 5.0, 1e-12);
-  EXPECT_NEAR(q(i + 2) - 5.0, exact, 2e-5);
+  const int body = system.circles()[system.PulleyCircle(0)].body;
+  const double x = q(system.CoordinateIndex(body, mbs::Coordinate::kX));
+  const double y = q(system.CoordinateIndex(body, mbs::Coordinate::kY));
+  std::printf("moving pulley at t = 0.5 s: y - y0 = %.7f m, exact %.7f m\n", y - 5.0, exact);
+  EXPECT_NEAR(x, 5.0, 1e-12);
+  EXPECT_NEAR(y - 5.0, exact, 2e-5);
   EXPECT_NEAR(r.energy.numerical_dissipation, 0.0, 1e-6);
+}
+
+// A circle on a body of the mechanism, out of the cable's reach: the body hangs from a
+// revolute joint to the ground l above its centre (a physical pendulum), released at 0.05
+// rad; its period against 2 pi sqrt((J + m l^2) / (m g l)) with the amplitude's correction
+// (1 + theta_0^2 / 16). Checks the mechanism's nonlinear constraint inside the cable's system.
+TEST(CableSystem, CircleOnAPendulumSwingsWithItsPeriod) {
+  const double mass = 3.0, inertia = 0.02, l = 0.4, g = 9.81, start = 0.05;
+  CableModel m = Cantilever(2);
+  m.gravity = {0.0, -g};
+  m.contact = {.width = 0.01, .normal_stiffness = 1e9};
+  const Vec2 pivot(5.0, 5.0);
+  m.mechanism.bodies = {{.name = "disc",
+                         .mass = mass,
+                         .inertia = inertia,
+                         .position = pivot + l * Vec2(std::sin(start), -std::cos(start)),
+                         .angle = start}};
+  m.mechanism.markers = {{.name = "pivot", .body = mbs::kGround, .position = pivot},
+                         {.name = "arm", .body = 0, .position = {0.0, l}}};
+  m.mechanism.joints = {{.name = "hinge", .marker_a = 0, .marker_b = 1}};
+  m.circles = {{.name = "disc", .body = 0, .radius = 0.1}};
+  CableSystem system(m);
+  EXPECT_EQ(system.constraint_count(), int(m.fixed.size()) + 2);
+  time::IntegratorOptions options;
+  options.scheme = time::Scheme::kNewmark;
+  options.t_end = 3.0;
+  options.dt = 1e-3;
+  const int angle = system.CoordinateIndex(0, mbs::Coordinate::kAngle);
+  std::vector<double> crossings;  // downward zero crossings of the angle
+  double last_t = 0.0, last = start;
+  const time::TransientResult r =
+      time::Integrate(system, options, system.InitialPositions(), system.InitialVelocities(),
+                      [&](const time::StepRecord& rec) {
+                        const double a = (*rec.q)(angle);
+                        if (last > 0.0 && a <= 0.0)
+                          crossings.push_back(last_t + (rec.t - last_t) * last / (last - a));
+                        last_t = rec.t, last = a;
+                      });
+  ASSERT_TRUE(r.status) << r.status.message;
+  ASSERT_GE(crossings.size(), 2u);
+  const double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
+  const double exact = 2.0 * M_PI * std::sqrt((inertia + mass * l * l) / (mass * g * l)) *
+                       (1.0 + start * start / 16.0);
+  std::printf("pendulum with a circle: period %.6f s, exact %.6f s\n", period, exact);
+  EXPECT_NEAR(period / exact, 1.0, 2e-4);  // trapezoidal rule: (w h)^2 / 12 = 2.2e-6
+  EXPECT_EQ(system.CountContact(0) + system.CountContact(1) + system.CountContact(-1), 0);
 }
 
 TEST(CableModel, RejectsBadInput) {
@@ -243,6 +291,13 @@ TEST(CableModel, RejectsBadInput) {
   bad.pulleys = {{.radius = 0.1, .moves = true, .centre_stiffness = -1.0}};
   bad.contact.normal_stiffness = 1e9;
   EXPECT_EQ(rule_of(bad), "pulleys[0].moving.stiffness = -1: must be >= 0");
+  bad = m;
+  bad.circles = {{.name = "C", .body = 0, .radius = 0.1}};
+  bad.contact.normal_stiffness = 1e9;
+  EXPECT_EQ(rule_of(bad), "circles[0].body = 0: must be a rigid body");
+  bad.mechanism.bodies = {{.name = "B", .mass = 1.0, .inertia = 1.0}};
+  bad.circles[0].radius = 0.0;
+  EXPECT_EQ(rule_of(bad), "circles[0].radius = 0: must be > 0");
 }
 
 }  // namespace
