@@ -19,6 +19,12 @@ using ancf::CableSystem;
 constexpr const char* kEnergyColumns[] = {"E_kinetic",    "E_stored",  "W_external",
                                           "W_constraint", "D_dampers", "D_numerical"};
 
+// The segments on circle c sticking and slipping.
+void AppendContactCounts(const CableSystem& system, int c, std::vector<double>& row) {
+  row.push_back(system.CountContact(0, c));
+  row.push_back(system.CountContact(1, c) + system.CountContact(-1, c));
+}
+
 // The values of Columns() at a recorded step.
 std::vector<double> Row(const BeltDriveOptions& options, const CableSystem& system,
                         const time::StepRecord& step) {
@@ -42,8 +48,18 @@ std::vector<double> Row(const BeltDriveOptions& options, const CableSystem& syst
                  {q(system.CoordinateIndex(body, mbs::Coordinate::kX)),
                   q(system.CoordinateIndex(body, mbs::Coordinate::kY)), force.x(), force.y()});
     }
-    row.push_back(system.CountContact(0, circle));
-    row.push_back(system.CountContact(1, circle) + system.CountContact(-1, circle));
+    AppendContactCounts(system, circle, row);
+  }
+  const std::vector<mbs::Body>& bodies = options.model.mechanism.bodies;
+  for (size_t b = 0; b < bodies.size(); ++b)
+    for (const mbs::Coordinate c :
+         {mbs::Coordinate::kX, mbs::Coordinate::kY, mbs::Coordinate::kAngle})
+      if (c != mbs::Coordinate::kAngle || bodies[b].kind == mbs::BodyKind::kRigid)
+        row.push_back(q(system.CoordinateIndex(int(b), c)));
+  for (size_t c = 0; c < options.model.circles.size(); ++c) {
+    const Vec2 force = system.ContactForce(int(c), q, v);
+    row.insert(row.end(), {system.ContactTorque(int(c), q, v), force.x(), force.y()});
+    AppendContactCounts(system, int(c), row);
   }
   for (const BeltProbe& probe : options.probes) {
     const ancf::BeltSection at =
@@ -175,6 +191,11 @@ void BeltDriveOptions::Validate() const {
                        "must lie in [t_start, t_end] = [" + FormatValue(integrator.t_start) + ", " +
                            FormatValue(integrator.t_end) + "] s");
   model.Validate();
+  std::vector<std::string> columns = Columns();
+  std::sort(columns.begin(), columns.end());
+  if (const auto twice = std::adjacent_find(columns.begin(), columns.end()); twice != columns.end())
+    throw InputError("output columns", *twice,
+                     "is an output column twice: name pulleys, bodies, circles and probes apart");
   double length = 0.0;
   for (const ancf::CableModel::Element& e : model.elements) length += e.data.length;
   for (size_t i = 0; i < probes.size(); ++i)
@@ -213,6 +234,13 @@ std::vector<std::string> BeltDriveOptions::Columns() const {
       for (const char* c : {"x_", "y_", "Fx_", "Fy_"}) columns.push_back(c + name);
     for (const char* c : {"stick_", "slip_"}) columns.push_back(c + name);
   }
+  for (const mbs::Body& body : model.mechanism.bodies) {
+    columns.insert(columns.end(), {"x_" + body.name, "y_" + body.name});
+    if (body.kind == mbs::BodyKind::kRigid) columns.push_back("angle_" + body.name);
+  }
+  for (const ancf::Circle& circle : model.circles)
+    for (const char* c : {"torque_", "Fx_", "Fy_", "stick_", "slip_"})
+      columns.push_back(c + circle.name);
   for (const BeltProbe& probe : probes) {
     columns.push_back("N_" + probe.name);
     columns.push_back("v_" + probe.name);

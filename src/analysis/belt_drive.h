@@ -32,7 +32,8 @@ struct BeltProbe {
 
 struct BeltDriveOptions {
   std::string title;
-  ancf::CableModel model;  // the belt, its (named) pulleys, contact law, gravity and loads
+  // The belt, its (named) pulleys, the mechanism and its circles, contact law, gravity, loads.
+  ancf::CableModel model;
   // Moves the belt to its static equilibrium without friction, the pulleys held, before
   // the run (the pre-tension of a belt with a reference strain).
   bool pre_solve = true;
@@ -54,9 +55,11 @@ struct BeltDriveOptions {
   // torque on it) [N m], for a driven pulley drive_<p> (the drive's torque, from the
   // pulley's balance I theta'' + c theta' - torque_<p> with the prescribed theta'') [N m],
   // for a moving pulley x_<p>, y_<p> (its centre) [m] and Fx_<p>, Fy_<p> (the belt's force
-  // on it) [N], stick_<p> and slip_<p> (contact segments) [-]; per probe N_<probe> [N] and
-  // v_<probe> [m/s]; with `energy` (not quasi-static) E_kinetic, E_stored, W_external,
-  // W_constraint, D_dampers, D_numerical [J].
+  // on it) [N], stick_<p> and slip_<p> (contact segments) [-]; per body of the model's
+  // mechanism x_<b>, y_<b> [m] and (rigid) angle_<b> [rad]; per circle of the model
+  // torque_<c> [N m], Fx_<c>, Fy_<c> [N] (the belt's on it), stick_<c>, slip_<c>; per
+  // probe N_<probe> [N] and v_<probe> [m/s]; with `energy` (not quasi-static) E_kinetic,
+  // E_stored, W_external, W_constraint, D_dampers, D_numerical [J].
   std::vector<std::string> Columns() const;
   bool EnergyColumns() const { return energy && !quasi_static; }
 };

@@ -150,10 +150,13 @@ class StaticModel final : public solvers::ResidualModel {
         !status)
       return status;
     if (system_.has_configuration_loads())
-      system_.ConfigurationLoad(t_, q, load, jacobian ? &load_tangent : nullptr);
+      if (Status status =
+              system_.ConfigurationLoad(t_, q, load, jacobian ? &load_tangent : nullptr);
+          !status)
+        return status;
     VecX c(system_.constraint_count()), lambda = VecX::Zero(c.size());
     SparseMatrix c_q;
-    system_.Constraints(t_, q, c, &c_q);
+    if (Status status = system_.Constraints(t_, q, c, &c_q); !status) return status;
     for (size_t r = 0; r < kept_.size(); ++r) lambda(kept_[r]) = x(n + r);
     const double scale = force_scale_ / length_scale_;
     residual.resize(size());
@@ -164,8 +167,12 @@ class StaticModel final : public solvers::ResidualModel {
     return Status::Ok();
   }
   VecX ResidualScale() const override { return VecX::Constant(size(), force_scale_); }
+  // Positions by the cable's extent; the multipliers by the largest force a cable carries
+  // (EA at unit strain): a trust region (max_increment) limits the positions' steps, not the
+  // reactions' jumps that follow them.
   VecX UnknownScale() const override {
-    VecX scale = VecX::Constant(size(), force_scale_);
+    VecX scale =
+        VecX::Constant(size(), std::max(force_scale_, system_.model().section.axial_stiffness));
     scale.head(system_.size()).setConstant(length_scale_);
     return scale;
   }

@@ -2,7 +2,9 @@
 // coordinates each (x, y, x', y'), elements between node pairs (an open cable or a closed
 // loop), the consistent mass, gravity, forces on node coordinates as time functions, and
 // coordinates held at their initial values (a clamp holds x, y and the slope) as linear
-// constraints. Its static equilibrium by Newton (SolveStatic). SI units.
+// constraints; the circles it touches on the rigid bodies of a planar mechanism
+// (mbs/planar_system.h), pulleys among them. Its static equilibrium by Newton (SolveStatic).
+// SI units.
 #pragma once
 
 #include <array>
@@ -74,7 +76,7 @@ struct CableModel {
   std::vector<NodalLoad> loads;
   // The rigid bodies the circles are on, with their joints, springs, bushings and loads (its
   // gravity is `gravity`), and the circles; the pulleys add a body and a circle each (after
-  // these: CableSystem::Mechanism).
+  // these: CableSystem::circles()).
   mbs::PlanarModel mechanism;
   std::vector<Circle> circles;
   std::vector<Pulley> pulleys;
@@ -99,8 +101,6 @@ class CableSystem final : public time::SecondOrderSystem {
   explicit CableSystem(CableModel model);  // validates (InputError)
 
   const CableModel& model() const { return model_; }
-  // The mechanism with the pulleys' bodies, joints, dampers, bushings and loads.
-  const mbs::PlanarSystem& mechanism() const { return mechanism_; }
   const std::vector<Circle>& circles() const { return circles_; }
   int size() const override { return size_; }
   int cable_size() const { return cable_size_; }  // 4 per node; then the mechanism's

@@ -42,7 +42,7 @@ void ReadMoving(const ModelNode& n, bool quasi_static, ancf::Pulley& p) {
 
 void ReadPulleys(const ModelNode& root, BeltDriveOptions& options) {
   std::set<std::string> names;
-  const std::vector<ModelNode> nodes = root.Maps("pulleys");
+  const std::vector<ModelNode> nodes = root.OptionalMaps("pulleys");
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ModelNode& n = nodes[i];
     ancf::Pulley p;
@@ -62,6 +62,33 @@ void ReadPulleys(const ModelNode& root, BeltDriveOptions& options) {
     n.Finish();
     options.model.pulleys.push_back(std::move(p));
   }
+}
+
+// bodies, markers, joints, springs, bushings, loads (as for analysis: multibody, rigid bodies
+// and point masses) and the circles on its rigid bodies.
+void ReadMechanism(const ModelNode& root, BeltDriveOptions& options) {
+  if (root.Has("bodies")) {
+    analysis::MultibodyOptions read;
+    ReadPlanarItems(root, read);
+    if (!read.flexible.empty())
+      root.FailValue("bodies", read.model.bodies[read.flexible[0].body].name,
+                     "a cable's mechanism takes rigid bodies and point masses");
+    options.model.mechanism = std::move(read.model);
+  }
+  const std::vector<std::string> bodies = NamesOf(options.model.mechanism.bodies);
+  std::set<std::string> names;
+  const std::vector<ModelNode> nodes = root.OptionalMaps("circles");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const ModelNode& n = nodes[i];
+    ancf::Circle c;
+    c.name = ReadItemName(n, "C" + std::to_string(i + 1), names);
+    c.body = FindName(n, "body", n.String("body"), bodies, "body of this model");
+    c.radius = n.Double("radius", Positive());
+    n.Finish();
+    options.model.circles.push_back(std::move(c));
+  }
+  if (options.model.pulleys.empty() && options.model.circles.empty())
+    root.FailValue("pulleys", "(none)", "give pulleys or circles on bodies (the cable touches)");
 }
 
 ancf::ContactLaw ReadContact(const ModelNode& n) {
@@ -162,9 +189,14 @@ void ReadOutput(const ModelNode& root, BeltDriveFile& file) {
     file.plots =
         ReadColumnPlots(*node, options.Columns(), "belt_drive.csv", " (see output.probes)",
                         "belt_drive", title, QuantityLabels(analysis::BeltDriveColumnQuantity));
-  } else {  // the pulleys' speeds
+  } else if (!options.model.pulleys.empty()) {  // the pulleys' speeds
     ColumnPlot plot{"belt_drive", title, "time t [s]", "angular velocity [rad/s]"};
     for (const ancf::Pulley& p : options.model.pulleys) plot.columns.push_back("omega_" + p.name);
+    file.plots.push_back(std::move(plot));
+  } else {  // the belt's forces on the circles
+    ColumnPlot plot{"belt_drive", title, "time t [s]", "contact force [N]"};
+    for (const ancf::Circle& c : options.model.circles)
+      plot.columns.insert(plot.columns.end(), {"Fx_" + c.name, "Fy_" + c.name});
     file.plots.push_back(std::move(plot));
   }
   if (node) node->Finish();
@@ -183,6 +215,7 @@ BeltDriveFile ReadBeltDrive(const ModelNode& root) {
   model.section = ReadSection(root.Map("section"));
   options.quasi_static = root.Bool("quasi_static", false);
   ReadPulleys(root, options);
+  ReadMechanism(root, options);
   model.contact = ReadContact(root.Map("contact"));
   if (root.Has("belt") == root.Has("cable"))
     root.FailValue("belt", root.Has("cable") ? "(with cable)" : "(none)",

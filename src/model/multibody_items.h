@@ -51,6 +51,10 @@ std::pair<int, int> ReadMarkerPair(const ModelNode& n, const Model& model) {
   return {a, b};
 }
 
+// The planar model's bodies, markers, joints, springs (with rotational springs and bushings)
+// and loads into options.model, its flexible bodies' FE models into options.flexible.
+void ReadPlanarItems(const ModelNode& root, analysis::MultibodyOptions& options);
+
 // A flexible body's FE model (its `fe` mapping: the FE keys of analysis: modal), interface
 // and reduction keys (`full`, vibration_modes, rigid_ratio, joints, joint_modes); `body` its
 // index in the model's bodies.

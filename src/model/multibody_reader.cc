@@ -151,6 +151,17 @@ void ReadSprings(const ModelNode& root, PlanarModel& model) {
     n.Finish();
     model.rotational_springs.push_back(std::move(s));
   }
+  const std::vector<ModelNode> bushings = root.OptionalMaps("bushings");
+  for (size_t i = 0; i < bushings.size(); ++i) {
+    const ModelNode& n = bushings[i];
+    mbs::Bushing s;
+    s.name = ReadItemName(n, "bushing_" + std::to_string(i + 1), names);
+    std::tie(s.marker_a, s.marker_b) = ReadMarkerPair(n, model);
+    s.stiffness = n.Double("stiffness", 0.0, NonNegative());
+    s.damping = n.Double("damping", 0.0, NonNegative());
+    n.Finish();
+    model.bushings.push_back(std::move(s));
+  }
 }
 
 void ReadLoads(const ModelNode& root, PlanarModel& model) {
@@ -216,6 +227,15 @@ void ReadOutput(const ModelNode& root, MultibodyFile& file) {
 }
 
 }  // namespace
+
+void ReadPlanarItems(const ModelNode& root, MultibodyOptions& options) {
+  PlanarModel& model = options.model;
+  ReadBodies(root, options);
+  ReadMarkers(root, options, model);
+  ReadJoints(root, model);
+  ReadSprings(root, model);
+  ReadLoads(root, model);
+}
 
 analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
   analysis::FlexibleBodyOptions f;
@@ -288,13 +308,8 @@ MultibodyFile ReadMultibody(const ModelNode& root) {
   if (root.Int("dimension", 2, InRange(2, 3)) == 3) {
     options.spatial = ReadSpatialModel(root, options.flexible);
   } else {
-    PlanarModel& model = options.model;
-    ReadBodies(root, options);
-    ReadMarkers(root, options, model);
-    ReadJoints(root, model);
-    ReadSprings(root, model);
-    ReadLoads(root, model);
-    model.gravity = ReadVec2(root, "gravity", Vec2::Zero());
+    ReadPlanarItems(root, options);
+    options.model.gravity = ReadVec2(root, "gravity", Vec2::Zero());
   }
   options.initial_tolerance = root.Double("initial_tolerance", 1e-12, Positive());
   options.integrator = ReadIntegrator(root.Map("integrator"));

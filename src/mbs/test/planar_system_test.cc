@@ -38,7 +38,8 @@ TEST(Jet, DerivativesOfACompositeMatchDifferences) {
   EXPECT_NEAR(value.h(0, 0), hxx, 1e-5);
 }
 
-// Two rigid bodies and a point mass with every joint kind, spring and load between them.
+// Two rigid bodies and a point mass with every joint kind, spring, bushing and load between
+// them.
 PlanarModel EveryElement() {
   PlanarModel m;
   m.bodies = {{"crank", BodyKind::kRigid, 2.0, 0.03, {0.1, 0.2}, 0.4, {0.3, -0.1}, 1.5},
@@ -58,6 +59,7 @@ PlanarModel EveryElement() {
   m.joints.push_back(driver);
   m.springs = {{"s", 2, 5, 300.0, 4.0, 0.2}};
   m.rotational_springs = {{"t", 1, 4, 20.0, 0.5, 0.3}};
+  m.bushings = {{"b", 0, 3, 150.0, 2.0}};
   Load load{4, time::TimeFunction::Constant(3.0), time::TimeFunction::Ramp(1.0, -2.0),
             time::TimeFunction::Constant(0.7)};
   m.loads = {load};

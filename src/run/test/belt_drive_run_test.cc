@@ -7,9 +7,10 @@
 //   - the nominal run to t = 2.45 s (label long, about 5 minutes) against seed 002 table 4
 //     within 1 %, the balance of eq. 38 within 0.5 % and each pulley's slip arc against
 //     the capstan formula within 5 %;
-// and the quasi-static circle pressed onto a beam (examples/belt_drive/circle_on_beam.yaml,
+// the quasi-static circle pressed onto a beam (examples/belt_drive/circle_on_beam.yaml,
 // seed 002 section 3) against the closed form of its string limit, converging at second
-// order in the elements.
+// order in the elements; and a roller on a swing arm (examples/belt_drive/roller_on_arm.yaml,
+// a circle on a body of a mechanism) against the arm's moment balance about its hinge.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -210,6 +211,35 @@ TEST(CircleOnBeamExample, ConvergesToTheStringLimitAtSecondOrder) {
   EXPECT_LT(errors[2], 1e-4);
   EXPECT_GT(errors[0] / errors[1], 3.0);
   EXPECT_GT(errors[1] / errors[2], 3.0);
+}
+
+// The roller's circle is on a body of the mechanism (its own body on a revolute joint at the
+// tip of an arm hinged to the ground): the belt's force F on the circle, reported from the
+// contact segments, must balance the torque M(t) = -30 t N m on the arm about the hinge p,
+// M + (c - p) x F = 0 (frictionless: F acts through the roller's centre c), at every
+// quasi-static step; the roller stays at the arm's tip and carries no torque.
+TEST(RollerOnArmExample, ArmBalancesTheBeltsForceAboutItsHinge) {
+  const BeltRun run = RunExample("roller_on_arm", "roller_on_arm", {{"frames: 21", "frames: 2"}});
+  const auto& c = run.csv.columns;
+  ASSERT_NEAR(c.at("time").back(), 1.0, 1e-12);
+  double worst = 0.0;
+  for (size_t i = 0; i < c.at("time").size(); ++i) {
+    const double dx = c.at("x_roller")[i], dy = c.at("y_roller")[i] - 0.35;
+    const double moment = -30.0 * c.at("time")[i] + dx * c.at("Fy_C")[i] - dy * c.at("Fx_C")[i];
+    worst = std::max(worst, std::abs(moment));
+    const double angle = c.at("angle_arm")[i];
+    EXPECT_NEAR(c.at("x_roller")[i], 0.5 * std::cos(angle), 1e-9);  // the axle at the arm's tip
+    EXPECT_NEAR(c.at("y_roller")[i], 0.35 + 0.5 * std::sin(angle), 1e-9);
+    EXPECT_NEAR(c.at("torque_C")[i], 0.0, 1e-9);
+  }
+  const double force = std::hypot(c.at("Fx_C").back(), c.at("Fy_C").back());
+  std::printf(
+      "roller on arm: arm angle %.4f rad, force on the roller %.3f N, worst moment "
+      "balance %.2e N m (of 30)\n",
+      c.at("angle_arm").back(), force, worst);
+  EXPECT_LT(worst, 1e-6 * 30.0);
+  EXPECT_GT(force, 30.0 / 0.5);  // at least M / lever: the arm is pressed down
+  EXPECT_GT(c.at("stick_C").back(), 0.0);
 }
 
 }  // namespace
