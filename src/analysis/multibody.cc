@@ -67,6 +67,10 @@ void AddStateValues(const MultibodyOptions& options, PlanarSystem& system,
   for (size_t s = 0; s < model.springs.size(); ++s) row.push_back(system.SpringForce(int(s), q, v));
   for (size_t s = 0; s < model.rotational_springs.size(); ++s)
     row.push_back(system.RotationalSpringMoment(int(s), q, v));
+  for (size_t s = 0; s < model.bushings.size(); ++s) {
+    const Vec2 force = system.BushingForce(int(s), q, v);
+    row.insert(row.end(), {force.x(), force.y()});
+  }
 }
 
 // ... of a spatial system.
@@ -334,6 +338,8 @@ void AddStateColumns(const MultibodyOptions& options, std::vector<std::string>& 
   AddJointNormColumns(options, model, columns);
   for (const mbs::Spring& s : model.springs) columns.push_back("f_" + s.name);
   for (const mbs::RotationalSpring& s : model.rotational_springs) columns.push_back("m_" + s.name);
+  for (const mbs::Bushing& s : model.bushings)
+    columns.insert(columns.end(), {"fx_" + s.name, "fy_" + s.name});
 }
 
 // ... of a spatial model.

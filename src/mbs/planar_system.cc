@@ -393,4 +393,10 @@ Status PlanarSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double t
       *this, t, [&c_t](const VecX&) { return c_t; }, tolerance, q, v, correction);
 }
 
+Vec2 PlanarSystem::BushingForce(int s, const VecX& q, const VecX& v) const {
+  const Bushing& b = model_.bushings[s];
+  return b.stiffness * (MarkerPosition(q, b.marker_a) - MarkerPosition(q, b.marker_b)) +
+         b.damping * (MarkerVelocity(q, v, b.marker_a) - MarkerVelocity(q, v, b.marker_b));
+}
+
 }  // namespace jointdyn::mbs

@@ -85,6 +85,8 @@ class PlanarSystem final : public time::SecondOrderSystem {
   // Tension of spring s [N], moment of rotational spring s on b [N m].
   double SpringForce(int s, const VecX& q, const VecX& v) const;
   double RotationalSpringMoment(int s, const VecX& q, const VecX& v) const;
+  // Force of bushing s on marker b's body, k (p_a - p_b) + c (v_a - v_b) [N].
+  Vec2 BushingForce(int s, const VecX& q, const VecX& v) const;
 
  private:
   VecX InitialState(bool rates) const;
