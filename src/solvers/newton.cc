@@ -197,8 +197,12 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
       // Full Newton: factor the Jacobian evaluated with the trial, or evaluate it here.
       fresh = true;
       status = jacobian_with_trial ? factor() : refresh();
-    } else if (reuse && (r > options_.reuse_contraction * r_previous || lambda < 1.0)) {
-      status = refresh();  // modified Newton whose convergence slowed: a new Jacobian at x
+    } else if (reuse && !residual_met &&
+               (r > options_.reuse_contraction * r_previous || lambda < 1.0)) {
+      // Modified Newton whose convergence slowed: a new Jacobian at x (not once the residual
+      // is met: near its rounding it no longer contracts, and the kept factorization gives
+      // the increments that remain).
+      status = refresh();
     } else {
       // Modified Newton converging fast enough, or full Newton with only the increment
       // test left: the kept factorization serves.
