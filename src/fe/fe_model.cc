@@ -24,6 +24,8 @@ Mesh MakeMesh(const FeModelSpec& spec, FeModel& model) {
       return BuildFrictionBar(spec.friction_bar);
     case MeshSource::kMultilayerSheet:
       return BuildMultilayerSheet(spec.multilayer_sheet);
+    case MeshSource::kConnectingRod:
+      return BuildConnectingRod(spec.connecting_rod);
     case MeshSource::kBox:
       return MakeBoxMesh(spec.box);
     case MeshSource::kRectangle:
@@ -223,6 +225,8 @@ const char* Name(MeshSource source) {
       return "friction_bar";
     case MeshSource::kMultilayerSheet:
       return "multilayer_sheet";
+    case MeshSource::kConnectingRod:
+      return "connecting_rod";
     case MeshSource::kBox:
       return "box";
     case MeshSource::kRectangle:

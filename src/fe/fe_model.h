@@ -31,7 +31,15 @@
 
 namespace jointdyn::fe {
 
-enum class MeshSource { kFrictionBar, kMultilayerSheet, kBox, kRectangle, kMshFile, kMatrixMarket };
+enum class MeshSource {
+  kFrictionBar,
+  kMultilayerSheet,
+  kConnectingRod,
+  kBox,
+  kRectangle,
+  kMshFile,
+  kMatrixMarket
+};
 
 // The model-file name of a mesh source (friction_bar, .., file, matrix_market).
 const char* Name(MeshSource source);
@@ -93,6 +101,7 @@ struct FeModelSpec {
   MeshSource source = MeshSource::kBox;
   FrictionBarOptions friction_bar;
   MultilayerSheetOptions multilayer_sheet;
+  ConnectingRodOptions connecting_rod;
   BoxMeshOptions box;
   RectangleMeshOptions rectangle;
   std::filesystem::path msh_file;  // kMshFile: .msh, .inp, .bdf/.nas/.dat

@@ -300,6 +300,17 @@ void AddFacesNearAxis(Mesh& mesh, const std::string& surface, const std::string&
   mesh.node_sets[name] = mesh.FaceSetNodes(name);
 }
 
+// Adds the face set (and node set) `name`: the faces of the face sets `parts` (one type).
+void AddUnion(Mesh& mesh, const std::string& name, const std::vector<std::string>& parts) {
+  FaceSet all{mesh.face_sets.at(parts[0]).type, {}};
+  for (const std::string& part : parts) {
+    const std::vector<int>& c = mesh.face_sets.at(part).connectivity;
+    all.connectivity.insert(all.connectivity.end(), c.begin(), c.end());
+  }
+  mesh.face_sets[name] = std::move(all);
+  mesh.node_sets[name] = mesh.FaceSetNodes(name);
+}
+
 }  // namespace
 
 void SheetMeshOptions::Validate() const {
@@ -457,17 +468,239 @@ Mesh BuildMultilayerSheet(const MultilayerSheetOptions& options) {
   }
   Mesh mesh = BuildStack(spec, m);
   // Both interfaces as one contact: the outer sheets' faces and the central sheet's.
-  for (const auto& [name, parts] :
-       {std::pair{"outer_faces", std::array{"lower_top", "upper_bottom"}},
-        std::pair{"central_faces", std::array{"central_bottom", "central_top"}}}) {
-    FaceSet both{mesh.face_sets.at(parts[0]).type, {}};
-    for (const char* part : parts) {
-      const std::vector<int>& c = mesh.face_sets.at(part).connectivity;
-      both.connectivity.insert(both.connectivity.end(), c.begin(), c.end());
-    }
-    mesh.face_sets[name] = std::move(both);
-    mesh.node_sets[name] = mesh.FaceSetNodes(name);
+  AddUnion(mesh, "outer_faces", {"lower_top", "upper_bottom"});
+  AddUnion(mesh, "central_faces", {"central_bottom", "central_top"});
+  return mesh;
+}
+
+namespace {
+
+// The x of the bolt axes (bolt 1, bolt 2) [m].
+std::array<double, 2> BoltX(const ConnectingRodOptions& o) {
+  return {-0.5 * o.bolt_spacing, 0.5 * o.bolt_spacing};
+}
+
+// The whole rod in the OpenCASCADE kernel (see the header): the eyes and the shank fused,
+// the bores and the bolt holes cut out. Returns its volume(s).
+gmsh::vectorpair AddConnectingRodSolid(const ConnectingRodOptions& o) {
+  namespace occ = gmsh::model::occ;
+  const double b = 0.5 * o.big_end_width, h = 0.5 * o.big_end_height, l = o.length;
+  const double tb = o.big_end_thickness, ts = o.small_end_thickness, w = o.shank_width;
+  const int bosses = occ::addBox(-b, -h, -0.5 * tb, 2.0 * b, 2.0 * h, tb);
+  const int eye = occ::addCylinder(0.0, 0.0, -0.5 * tb, 0.0, 0.0, tb, 0.5 * o.big_end_outer);
+  const int small = occ::addCylinder(0.0, l, -0.5 * ts, 0.0, 0.0, ts, 0.5 * o.small_end_outer);
+  const int shank = occ::addBox(-0.5 * w, h, -0.5 * o.shank_thickness, w, l - h, o.shank_thickness);
+  gmsh::vectorpair solid, holes, rod;
+  std::vector<gmsh::vectorpair> map;
+  occ::fuse({{3, bosses}}, {{3, eye}, {3, small}, {3, shank}}, solid, map);
+  // The bores pass beyond the eyes' faces; each bolt hole runs from below the cap to the
+  // bottom of its blind thread in the rod.
+  holes.emplace_back(3, occ::addCylinder(0.0, 0.0, -tb, 0.0, 0.0, 2.0 * tb, 0.5 * o.big_end_bore));
+  holes.emplace_back(3, occ::addCylinder(0.0, l, -ts, 0.0, 0.0, 2.0 * ts, 0.5 * o.small_end_bore));
+  for (double x : BoltX(o)) {
+    holes.emplace_back(3, occ::addCylinder(x, -2.0 * h, 0.0, 0.0, 2.0 * h + o.thread_depth, 0.0,
+                                           0.5 * o.bolt_hole_diameter));
   }
+  occ::cut(solid, holes, rod, map);
+  return rod;
+}
+
+// Imprints the seats under the screw heads on the cap's bottom: the cap is fragmented
+// with a cylinder of head_diameter around each bolt axis through the cap, so that the
+// annulus on y = -big_end_height / 2 is a surface of its own (the cap's volume is then
+// several volumes with conforming common faces). Returns the cap's volumes.
+gmsh::vectorpair ImprintHeadSeats(const ConnectingRodOptions& o, const gmsh::vectorpair& cap) {
+  namespace occ = gmsh::model::occ;
+  const double h = 0.5 * o.big_end_height;
+  gmsh::vectorpair seats, pieces, kept, outside;
+  for (double x : BoltX(o))
+    seats.emplace_back(3, occ::addCylinder(x, -h, 0.0, 0.0, h, 0.0, 0.5 * o.head_diameter));
+  std::vector<gmsh::vectorpair> map;
+  occ::fragment(cap, seats, pieces, map);
+  for (std::size_t i = 0; i < cap.size(); ++i)
+    kept.insert(kept.end(), map[i].begin(), map[i].end());
+  for (const auto& piece : pieces) {  // the seat cylinders' cores inside the bolt holes
+    if (std::find(kept.begin(), kept.end(), piece) == kept.end()) outside.push_back(piece);
+  }
+  occ::remove(outside, /*recursive=*/true);
+  return kept;
+}
+
+// A face set of a part: its boundary surfaces of Gmsh type `type` ("Plane", "Cylinder")
+// whose bounding boxes lie inside the box [m].
+struct SurfaceRequest {
+  std::string name, type;
+  double x0, x1, y0, y1, z0, z1;
+};
+
+// The face sets of the rod body (cap false) or the cap (see the header).
+std::vector<SurfaceRequest> RodPartSurfaces(const ConnectingRodOptions& o, bool cap) {
+  const double rb = 0.5 * o.big_end_bore, rs = 0.5 * o.small_end_bore, h = 0.5 * o.big_end_height;
+  const double rh = 0.5 * o.bolt_hole_diameter, rw = 0.5 * o.head_diameter, l = o.length;
+  const std::string part = cap ? "cap" : "rod";
+  std::vector<SurfaceRequest> requests = {
+      {part + "_big_end_bore", "Cylinder", -rb, rb, -rb, rb, -kBig, kBig},
+      {part + "_split", "Plane", -kBig, kBig, 0.0, 0.0, -kBig, kBig}};
+  if (!cap)
+    requests.push_back({"small_end_bore", "Cylinder", -rs, rs, l - rs, l + rs, -kBig, kBig});
+  const std::array<double, 2> x = BoltX(o);
+  for (int k = 0; k < 2; ++k) {
+    const std::string bolt = "bolt_" + std::to_string(k + 1);
+    if (cap) {
+      requests.push_back({bolt + "_cap_bore", "Cylinder", x[k] - rh, x[k] + rh, -h, 0.0, -rh, rh});
+      requests.push_back({bolt + "_head", "Plane", x[k] - rw, x[k] + rw, -h, -h, -rw, rw});
+    } else {
+      requests.push_back(
+          {bolt + "_rod_bore", "Cylinder", x[k] - rh, x[k] + rh, 0.0, o.thread_depth, -rh, rh});
+    }
+  }
+  return requests;
+}
+
+// Adds the physical surfaces of `requests` on the boundary of `volumes`.
+void AddRodSurfaceGroups(const gmsh::vectorpair& volumes,
+                         const std::vector<SurfaceRequest>& requests, double eps) {
+  gmsh::vectorpair boundary;
+  gmsh::model::getBoundary(volumes, boundary, /*combined=*/true, /*oriented=*/false);
+  for (const SurfaceRequest& r : requests) {
+    std::vector<int> tags;
+    for (const auto& [dim, tag] : boundary) {
+      std::string type;
+      gmsh::model::getType(dim, std::abs(tag), type);
+      double x0, y0, z0, x1, y1, z1;
+      gmsh::model::getBoundingBox(dim, std::abs(tag), x0, y0, z0, x1, y1, z1);
+      if (type == r.type && x0 >= r.x0 - eps && x1 <= r.x1 + eps && y0 >= r.y0 - eps &&
+          y1 <= r.y1 + eps && z0 >= r.z0 - eps && z1 <= r.z1 + eps)
+        tags.push_back(std::abs(tag));
+    }
+    JD_CHECK(!tags.empty(), "connecting rod: no surface for face set " + r.name);
+    gmsh::model::setPhysicalName(2, gmsh::model::addPhysicalGroup(2, tags), r.name);
+  }
+}
+
+// Meshes the rod body (cap false: y >= 0) or the cap (y <= 0) in a Gmsh session of its
+// own, so that the two never share nodes.
+Mesh BuildRodPart(const ConnectingRodOptions& o, bool cap) {
+  namespace occ = gmsh::model::occ;
+  GmshSession session(o.verbose);
+  const gmsh::vectorpair rod = AddConnectingRodSolid(o);
+  const double far = 2.0 * (o.length + o.big_end_width);  // beyond the rod on every side
+  const int half = occ::addBox(-far, cap ? -far : 0.0, -far, 2.0 * far, far, 2.0 * far);
+  gmsh::vectorpair part;
+  std::vector<gmsh::vectorpair> map;
+  occ::intersect(rod, {{3, half}}, part, map);
+  if (cap) part = ImprintHeadSeats(o, part);
+  occ::synchronize();
+
+  const std::string name = cap ? "cap" : "rod";
+  std::vector<int> volume_tags;
+  for (const auto& dim_tag : part) volume_tags.push_back(dim_tag.second);
+  gmsh::model::setPhysicalName(3, gmsh::model::addPhysicalGroup(3, volume_tags), name);
+  // OpenCASCADE's bounding boxes are loose by its tolerance (1e-7 m): compare to a
+  // fraction of the smallest feature.
+  AddRodSurfaceGroups(part, RodPartSurfaces(o, cap), 1e-3 * o.bolt_hole_diameter);
+
+  gmsh::vectorpair points;
+  gmsh::model::getBoundary(part, points, /*combined=*/false, /*oriented=*/false,
+                           /*recursive=*/true);
+  gmsh::model::mesh::setSize(points, cap ? o.cap_size_ratio * o.mesh_size : o.mesh_size);
+  gmsh::option::setNumber("Mesh.MeshSizeMin", 0.0);
+  gmsh::option::setNumber("Mesh.MeshSizeMax", 1e22);
+  gmsh::option::setNumber("Mesh.MeshSizeFromPoints", 1);
+  gmsh::option::setNumber("Mesh.MeshSizeFromCurvature", 0);
+  gmsh::option::setNumber("Mesh.MeshSizeExtendFromBoundary", 1);
+  gmsh::option::setNumber("Mesh.MinimumCirclePoints", 12);
+  gmsh::option::setNumber("Mesh.Algorithm", 6);    // Frontal-Delaunay surfaces
+  gmsh::option::setNumber("Mesh.Algorithm3D", 1);  // Delaunay volumes
+  gmsh::option::setNumber("Mesh.ElementOrder", 1);
+  gmsh::option::setNumber("Mesh.SecondOrderLinear", 0);  // tet10: mid nodes on the bores
+  gmsh::model::mesh::generate(3);
+  if (o.order == ElementOrder::kQuadratic) gmsh::model::mesh::setOrder(2);
+  if (const std::vector<std::string> errors = session.Errors(); !errors.empty())
+    throw InputError("connecting rod", name, "Gmsh failed to mesh the part: " + errors.front());
+  return MeshFromGmshModel("connecting rod (" + name + ")");
+}
+
+// Throws InputError at `size` (the model-file key) before Gmsh is asked for a mesh too
+// fine for int indices or the memory: counted as a lattice of cubes of the smaller element
+// size over the rod's bounding box (tets: 6 per cube).
+void CheckRodSize(const ConnectingRodOptions& o) {
+  const double h = std::min(o.mesh_size, o.cap_size_ratio * o.mesh_size);
+  const double extent = o.length + 0.5 * (o.big_end_outer + o.small_end_outer);
+  const double cells[3] = {std::max(1.0, std::round(o.big_end_width / h)),
+                           std::max(1.0, std::round(extent / h)),
+                           std::max(1.0, std::round(o.big_end_thickness / h))};
+  const ElementType type =
+      o.order == ElementOrder::kLinear ? ElementType::kTet4 : ElementType::kTet10;
+  const LatticeCounts counts = StructuredMeshCounts(3, cells, type, 6);
+  CheckMeshSize("size", FormatValue(o.mesh_size), counts.nodes, counts.elements, type);
+}
+
+// Throws InputError at `key` unless lower < value < upper.
+void RequireBetween(const char* key, double value, double lower, double upper,
+                    const std::string& rule) {
+  if (!(value > lower && value < upper)) throw InputError(key, FormatValue(value), rule);
+}
+
+}  // namespace
+
+void ConnectingRodOptions::Validate() const {
+  for (const auto& [key, value] : {std::pair{"mesh_size", mesh_size},
+                                   {"cap_size_ratio", cap_size_ratio},
+                                   {"length", length},
+                                   {"big_end_bore", big_end_bore},
+                                   {"big_end_outer", big_end_outer},
+                                   {"big_end_width", big_end_width},
+                                   {"big_end_height", big_end_height},
+                                   {"big_end_thickness", big_end_thickness},
+                                   {"small_end_bore", small_end_bore},
+                                   {"small_end_outer", small_end_outer},
+                                   {"small_end_thickness", small_end_thickness},
+                                   {"shank_width", shank_width},
+                                   {"shank_thickness", shank_thickness},
+                                   {"bolt_spacing", bolt_spacing},
+                                   {"bolt_hole_diameter", bolt_hole_diameter},
+                                   {"head_diameter", head_diameter},
+                                   {"thread_depth", thread_depth}})
+    RequirePositive(key, value);
+  const double ro = 0.5 * big_end_outer, h = 0.5 * big_end_height;
+  RequireBetween("big_end_outer", big_end_outer, big_end_bore, big_end_width,
+                 "must lie between big_end_bore and big_end_width (the bosses stand out)");
+  RequireBetween("big_end_height", big_end_height, 0.0, big_end_outer,
+                 "must be < big_end_outer (the eye rounds the cap)");
+  RequireBetween("small_end_outer", small_end_outer, small_end_bore, kBig,
+                 "must be > small_end_bore");
+  RequireBetween("length", length, ro + 0.5 * small_end_outer, kBig,
+                 "must exceed the eyes' outer radii (big_end_outer + small_end_outer) / 2");
+  // The shank ends inside both eyes' roundings and is not thicker than either eye.
+  RequireBetween("shank_width", shank_width, 0.0,
+                 std::min(small_end_outer, 2.0 * std::sqrt(ro * ro - h * h)),
+                 "must be < small_end_outer and fit under the eye's rounding");
+  RequireBetween("shank_thickness", shank_thickness, 0.0,
+                 std::min(big_end_thickness, small_end_thickness) * (1.0 + 1e-12),
+                 "must be <= both eyes' thicknesses");
+  // The bolt holes clear the bore; the seat under each head is a whole annulus on the flat
+  // bottom of a boss.
+  const double a = 0.5 * bolt_spacing;
+  RequireBetween("bolt_spacing", bolt_spacing, big_end_bore + bolt_hole_diameter,
+                 big_end_width - head_diameter,
+                 "the bolt holes must clear the bore and the heads lie on the bosses");
+  RequireBetween("head_diameter", head_diameter, bolt_hole_diameter,
+                 std::min(big_end_thickness, 2.0 * (a - std::sqrt(ro * ro - h * h))),
+                 "must exceed bolt_hole_diameter, fit in big_end_thickness and the flat "
+                 "bottom of the bosses");
+  RequireBetween("thread_depth", thread_depth, 0.0, h, "must be < big_end_height / 2");
+}
+
+Mesh BuildConnectingRod(const ConnectingRodOptions& options) {
+  options.Validate();
+  CheckRodSize(options);
+  Mesh mesh;
+  Append(mesh, BuildRodPart(options, false));
+  Append(mesh, BuildRodPart(options, true));
+  AddUnion(mesh, "big_end_bore", {"rod_big_end_bore", "cap_big_end_bore"});
+  if (const Status status = mesh.Validate("connecting rod"); !status.ok)
+    throw InputError("", "", status.message);
   return mesh;
 }
 

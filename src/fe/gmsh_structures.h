@@ -1,7 +1,8 @@
 // Parametric Gmsh meshes of the jointed structures of seed 003, in m: the friction bar
-// (section 4.1) and the multilayer sheet of the car pendulum (section 4.4.1).
+// (section 4.1), the multilayer sheet of the car pendulum (section 4.4.1) and the bolted
+// connecting rod (section 4.2).
 //
-// Both are stacks of flat sheets (length along x, width along y centred on y = 0,
+// The first two are stacks of flat sheets (length along x, width along y centred on y = 0,
 // thickness along z). Each sheet is its own element block with its own nodes, also where
 // it touches its neighbour, so that contact pairing relates the two sides. The meshes are
 // block-structured (transfinite) quadrilaterals in the x-y plane, O-grids around holes,
@@ -104,5 +105,73 @@ struct MultilayerSheetOptions {
 };
 
 Mesh BuildMultilayerSheet(const MultilayerSheetOptions& options);
+
+// Seed 003 section 4.2 (fig. 4.16, table 4.1): the connecting rod of a single-cylinder
+// engine, l_r = 150 mm between the bearing centres, with its big end split into the rod
+// body and the bolted bearing cap. The seed gives l_r, the mass m_r = 1.03 kg and the
+// preload direction (f_PL = [0, +-16 500, 0] N: the bolt axes along y); the other
+// dimensions are this choice, a plausible steel rod of 1.029 kg (7850 kg/m^3).
+//
+// Axes: y along the rod from the big-end centre (the origin) to the small-end centre
+// (0, l_r, 0); z along the crank and piston-pin axes; x across. The solid is made with
+// Gmsh's OpenCASCADE kernel from prisms along z, each centred on z = 0:
+// - big end, 26 mm thick: the bolt bosses (a 78 x 44 mm block centred on the origin)
+//   fused with the eye (a disk of 64 mm diameter, rounding the cap's bottom and the rod's
+//   shoulder), minus the bore of 44 mm (the crank pin's bearing);
+// - small end, 24 mm thick: a ring of 38 / 22 mm diameter at y = l_r (the piston pin's);
+// - shank, 28 mm wide and 18 mm thick: a bar from the top of the bosses (y = 22 mm) to the
+//   small-end centre (its ends inside the eyes);
+// - two bolts of 9 mm hole diameter at x = -31 mm (bolt 1) and +31 mm (bolt 2), parallel
+//   to y: through the cap (y in [-22, 0] mm) and 16 mm deep into the rod (blind threaded
+//   holes, y in [0, 16] mm).
+// The split plane y = 0 through the big-end centre divides the solid into the rod body
+// (y >= 0) and the cap (y <= 0). Each is meshed on its own (tetrahedra of about mesh_size,
+// the cap of cap_size_ratio mesh_size), so their split faces have separate, non-coincident
+// nodes (the seed's non-matching joint meshes), and contact pairing relates the two sides.
+// The bores get at least 12 segments per circle (Gmsh's Mesh.MinimumCirclePoints).
+//
+// The screws are not meshed (the seed cuts each screw shaft and couples the two cut faces
+// to centre nodes loaded by +-f_PL, so no force crosses the cut): this choice applies
+// the same pair of forces where the screw's halves carry them, the head's half to the
+// cap through the seat under the head, the threaded half to the rod through the thread's
+// bore, each through a distributing coupling to a centre node on the bolt axis (the
+// seed's 4 preload nodes). The screws' own stiffness and mass are left out.
+//
+// Blocks: rod, cap. Face sets (and node sets of the same name): rod_big_end_bore and
+// cap_big_end_bore (the halves of the big-end bore), big_end_bore (both: the crank pin's
+// coupling), small_end_bore, rod_split and cap_split (the joint's two sides on y = 0),
+// and for the bolts k = 1, 2: bolt_<k>_cap_bore (the hole through the cap),
+// bolt_<k>_rod_bore (the threaded hole's bore in the rod, where the threaded half of the
+// screw pulls) and bolt_<k>_head (the annulus of head_diameter on the cap's bottom face
+// y = -22 mm, where the head presses: its own surface, imprinted in the geometry).
+//
+// Mesh sizes (linear tets, measured with Gmsh 4.8): the default mesh_size 8 mm gives a
+// coarse mesh for tests (1594 nodes, 5175 tets, 0.3 s); mesh_size 2.6 mm gives about the
+// seed's mesh of 11 617 nodes and 51 702 tets (11 877 nodes, 49 452 tets, 1.3 s). The
+// bolt holes' minimum of 12 segments dominates the joint's mesh at coarse sizes.
+struct ConnectingRodOptions {
+  double mesh_size = 8e-3;                     // [m] element size in the rod body (> 0)
+  double cap_size_ratio = 0.8;                 // [-] the cap's element size / mesh_size (> 0)
+  ElementOrder order = ElementOrder::kLinear;  // tet4 or tet10
+  bool verbose = false;                        // Gmsh's terminal output
+  double length = 0.15;                        // [m] l_r, between the bearing centres
+  double big_end_bore = 0.044;                 // [m] diameter
+  double big_end_outer = 0.064;                // [m] diameter of the eye's rounding
+  double big_end_width = 0.078;                // [m] across the bolt bosses (x)
+  double big_end_height = 0.044;               // [m] of the bolt bosses (y), split in the middle
+  double big_end_thickness = 0.026;            // [m] along z
+  double small_end_bore = 0.022;               // [m] diameter
+  double small_end_outer = 0.038;              // [m] diameter
+  double small_end_thickness = 0.024;          // [m] along z
+  double shank_width = 0.028;                  // [m] along x
+  double shank_thickness = 0.018;              // [m] along z, <= both eyes' thicknesses
+  double bolt_spacing = 0.062;                 // [m] between the two bolt axes
+  double bolt_hole_diameter = 0.009;           // [m]
+  double head_diameter = 0.014;                // [m] outer diameter of the seat under the head
+  double thread_depth = 0.016;                 // [m] of the blind threaded holes in the rod
+  void Validate() const;                       // throws InputError
+};
+
+Mesh BuildConnectingRod(const ConnectingRodOptions& options);
 
 }  // namespace jointdyn::fe

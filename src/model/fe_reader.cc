@@ -77,10 +77,38 @@ fe::SheetMeshOptions ReadSheetMesh(const ModelNode& node) {
   return o;
 }
 
+// The connecting rod (tetrahedra only; `size` optional) and its dimensions [m].
+void ReadConnectingRod(const ModelNode& node, fe::ConnectingRodOptions& o) {
+  const ElementType element = node.Enum<ElementType>(
+      "element", {{"tet4", ElementType::kTet4}, {"tet10", ElementType::kTet10}});
+  o.order =
+      element == ElementType::kTet10 ? fe::ElementOrder::kQuadratic : fe::ElementOrder::kLinear;
+  o.mesh_size = node.Double("size", o.mesh_size, Positive());
+  o.cap_size_ratio = node.Double("cap_size_ratio", o.cap_size_ratio, Positive());
+  for (const auto& [key, value] : {std::pair{"length", &o.length},
+                                   {"big_end_bore", &o.big_end_bore},
+                                   {"big_end_outer", &o.big_end_outer},
+                                   {"big_end_width", &o.big_end_width},
+                                   {"big_end_height", &o.big_end_height},
+                                   {"big_end_thickness", &o.big_end_thickness},
+                                   {"small_end_bore", &o.small_end_bore},
+                                   {"small_end_outer", &o.small_end_outer},
+                                   {"small_end_thickness", &o.small_end_thickness},
+                                   {"shank_width", &o.shank_width},
+                                   {"shank_thickness", &o.shank_thickness},
+                                   {"bolt_spacing", &o.bolt_spacing},
+                                   {"bolt_hole_diameter", &o.bolt_hole_diameter},
+                                   {"head_diameter", &o.head_diameter},
+                                   {"thread_depth", &o.thread_depth}})
+    *value = node.Double(key, *value, Positive());
+  o.Validate();
+}
+
 void ReadGenerate(const ModelNode& node, fe::FeModelSpec& spec) {
   spec.source = node.Enum<fe::MeshSource>("structure",
                                           {{"friction_bar", fe::MeshSource::kFrictionBar},
                                            {"multilayer_sheet", fe::MeshSource::kMultilayerSheet},
+                                           {"connecting_rod", fe::MeshSource::kConnectingRod},
                                            {"box", fe::MeshSource::kBox},
                                            {"rectangle", fe::MeshSource::kRectangle}});
   try {
@@ -113,6 +141,9 @@ void ReadGenerate(const ModelNode& node, fe::FeModelSpec& spec) {
         o.Validate();
         break;
       }
+      case fe::MeshSource::kConnectingRod:
+        ReadConnectingRod(node, spec.connecting_rod);
+        break;
       case fe::MeshSource::kBox: {
         fe::BoxMeshOptions& o = spec.box;
         const std::vector<double> l = Lengths(node, 3);
