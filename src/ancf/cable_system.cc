@@ -38,8 +38,9 @@ std::array<int, 11> ContactIndices(const CableModel::Element& e, const std::arra
 // The mechanism of `model`: its own, then per pulley a rigid body with the circle's marker
 // at its centre of mass and one on the ground at the pulley's centre, a revolute joint
 // between them or (moving) a bushing, a prescribed angle when driven, a rotational damper to
-// the ground and a load (torque, centre force) where given. Quasi-static pulleys need no inertia: 1
-// kg m^2 then; a held centre without mass gets the ring's I / r^2 (both act on the joints only).
+// the ground and a load (torque, centre force) where given. A quasi-static pulley needs no
+// inertia (1 kg m^2 then); a held centre without mass gets the ring's I / r^2 (both act on
+// the joints only).
 mbs::PlanarModel MechanismOf(const CableModel& model) {
   using mbs::kGround;
   mbs::PlanarModel m = model.mechanism;
@@ -138,16 +139,13 @@ class StaticModel final : public solvers::ResidualModel {
     const VecX q = x.head(n), zero = VecX::Zero(n);
     const time::StepPoint point{t_, 1.0, &q, &zero, &q, false};
     if (contact_follows_) system_.PostNewtonUpdate(point);
-    Matrix k, d, load_tangent;
+    Matrix k, load_tangent;  // at rest: no velocity tangent
     if (jacobian) {
       k.SetZeroLike(system_.mass());
-      d.SetZeroLike(system_.mass());
       load_tangent.SetZeroLike(system_.mass());
     }
     VecX f = VecX::Zero(n), load = VecX::Zero(n);
-    if (Status status =
-            system_.InternalForce(point, f, jacobian ? &k : nullptr, jacobian ? &d : nullptr);
-        !status)
+    if (Status status = system_.InternalForce(point, f, jacobian ? &k : nullptr, nullptr); !status)
       return status;
     if (system_.has_configuration_loads())
       if (Status status =
