@@ -150,6 +150,10 @@ class CableSystem final : public time::SecondOrderSystem {
   Vec2 ContactForce(int c, const VecX& q, const VecX& v) const;
   // Circle c's centre, angle and their rates at (q, v).
   CircleState CircleAt(int c, const VecX& q, const VecX& v) const;
+  // A marker of the mechanism (the model's, then the pulleys') at q [m].
+  Vec2 MarkerPosition(const VecX& q, int marker) const {
+    return mechanism_.MarkerPosition(q.tail(mechanism_.size()), marker);
+  }
   // Element e's 8 coordinates from the system's.
   ElementVector ElementCoordinates(int e, const VecX& q) const;
 

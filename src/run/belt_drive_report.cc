@@ -27,7 +27,8 @@ int64_t AddPoint(io::VtuGrid& grid, const Vec2& p) {
 }
 
 // The belt as a line per contact segment (its chord) with the profile's values as cell
-// data, and each pulley as a circle with a spoke at its angle (part = 1 + pulley index).
+// data, each pulley (circle) as a circle with a spoke at its angle (part = 1 + its index),
+// and the mechanism's bodies as lines from their centres of mass to their markers (part -1).
 io::VtuGrid BeltGrid(const ancf::CableSystem& system, const VecX& q,
                      const analysis::BeltProfile& profile) {
   const ancf::CableModel& model = system.model();
@@ -68,11 +69,20 @@ io::VtuGrid BeltGrid(const ancf::CableSystem& system, const VecX& q,
     AddLine(grid, centre, first);  // the spoke at the pulley's angle
     add_cell(1.0 + double(p), 0);
   }
+  const std::vector<mbs::Marker>& markers = model.mechanism.markers;
+  for (size_t m = 0; m < markers.size(); ++m) {  // the mechanism: centre of mass to marker
+    if (markers[m].body == mbs::kGround) continue;
+    const int body = markers[m].body;
+    const Vec2 centre(q(system.CoordinateIndex(body, mbs::Coordinate::kX)),
+                      q(system.CoordinateIndex(body, mbs::Coordinate::kY)));
+    AddLine(grid, AddPoint(grid, centre), AddPoint(grid, system.MarkerPosition(q, int(m))));
+    add_cell(-1.0, 0);
+  }
   grid.cell_data = std::move(cells);
   grid.comment =
-      "cell data: part 0 the belt (a line per contact segment), 1 + p pulley (circle) p; "
-      "axial_force "
-      "[N], speed [m/s], pressure and shear [Pa], state 0 free, 1 stick, 2 slip";
+      "cell data: part 0 the belt (a line per contact segment), 1 + p pulley (circle) p, -1 "
+      "the mechanism's bodies (centre of mass to marker); axial_force [N], speed [m/s], "
+      "pressure and shear [Pa], state 0 free, 1 stick, 2 slip";
   return grid;
 }
 

@@ -21,6 +21,7 @@
 #include "core/test/test_paths.h"
 #include "run/run_model.h"
 #include "run/test/read_csv.h"
+#include "run/test/vtu_reader.h"
 
 namespace jointdyn::run {
 namespace {
@@ -240,6 +241,24 @@ TEST(RollerOnArmExample, ArmBalancesTheBeltsForceAboutItsHinge) {
   EXPECT_LT(worst, 1e-6 * 30.0);
   EXPECT_GT(force, 30.0 / 0.5);  // at least M / lever: the arm is pressed down
   EXPECT_GT(c.at("stick_C").back(), 0.0);
+  // The last frame draws the arm (centre of mass to hinge and to tip) and the roller's hub as
+  // part -1: the arm's tip where the roller's centre is.
+  const testing::DecodedVtu vtu =
+      testing::DecodeVtu(run.out / "belt" / "frame_000002.vtu");  // t = 1
+  const std::vector<double>& part = vtu.floats.at("part");
+  const std::vector<double>& points = vtu.floats.at("");
+  int lines = 0;
+  double tip_to_centre = 1e9;
+  for (size_t cell = 0; cell < part.size(); ++cell) {
+    if (part[cell] != -1.0) continue;
+    ++lines;
+    const int64_t end = vtu.connectivity[vtu.offsets[cell] - 1];  // the marker's point
+    tip_to_centre =
+        std::min(tip_to_centre, std::hypot(points[3 * end] - c.at("x_roller").back(),
+                                           points[3 * end + 1] - c.at("y_roller").back()));
+  }
+  EXPECT_EQ(lines, 3);
+  EXPECT_LT(tip_to_centre, 1e-9);
 }
 
 }  // namespace
