@@ -252,10 +252,14 @@ TEST(RollerOnArmExample, ArmBalancesTheBeltsForceAboutItsHinge) {
   for (size_t cell = 0; cell < part.size(); ++cell) {
     if (part[cell] != -1.0) continue;
     ++lines;
-    const int64_t end = vtu.connectivity[vtu.offsets[cell] - 1];  // the marker's point
+    const int64_t start = vtu.connectivity[vtu.offsets[cell] - 2];  // the centre of mass
+    const int64_t end = vtu.connectivity[vtu.offsets[cell] - 1];    // the marker's point
+    const auto distance = [&](int64_t p, double x, double y) {
+      return std::hypot(points[3 * p] - x, points[3 * p + 1] - y);
+    };
+    if (distance(start, c.at("x_arm").back(), c.at("y_arm").back()) > 1e-12) continue;  // hub
     tip_to_centre =
-        std::min(tip_to_centre, std::hypot(points[3 * end] - c.at("x_roller").back(),
-                                           points[3 * end + 1] - c.at("y_roller").back()));
+        std::min(tip_to_centre, distance(end, c.at("x_roller").back(), c.at("y_roller").back()));
   }
   EXPECT_EQ(lines, 3);
   EXPECT_LT(tip_to_centre, 1e-9);
