@@ -34,8 +34,8 @@ struct BeltDriveOptions {
   std::string title;
   // The belt, its (named) pulleys, the mechanism and its circles, contact law, gravity, loads.
   ancf::CableModel model;
-  // Moves the belt to its static equilibrium without friction, the pulleys held, before
-  // the run (the pre-tension of a belt with a reference strain).
+  // Moves the belt to its static equilibrium without friction, the circles' angles held,
+  // before the run (the pre-tension of a belt with a reference strain).
   bool pre_solve = true;
   time::IntegratorOptions integrator;  // scheme, times, steps, Newton, PNS; output_interval
   // Inertia and damping neglected: the static equilibrium (frictionless, the pulleys' angles
