@@ -632,7 +632,11 @@ solvers::NewtonResult SolveStatic(CableSystem& system, double t, VecX& q,
     held.insert(system.CoordinateIndex(c.body, mbs::Coordinate::kAngle));
   VecX c(system.constraint_count());
   SparseMatrix c_q;
-  system.Constraints(t, q, c, &c_q);
+  if (Status status = system.Constraints(t, q, c, &c_q); !status) {
+    solvers::NewtonResult failed;
+    failed.status = Status::Failure("the constraints at the start: " + status.message);
+    return failed;
+  }
   const SparseMatrix rows = c_q.transpose();  // row by row
   std::vector<int> kept;
   for (int r = 0; r < rows.outerSize(); ++r) {
