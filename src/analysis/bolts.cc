@@ -8,11 +8,12 @@
 
 namespace jointdyn::analysis {
 
-void ValidatePreloads(const std::vector<BoltPreload>& preloads, const fe::FeModelSpec& fe) {
+void ValidatePreloads(const std::vector<BoltPreload>& preloads, const fe::FeModelSpec& fe,
+                      const std::string& list) {
   std::vector<bool> preloaded(fe.beams.size(), false);
   for (size_t i = 0; i < preloads.size(); ++i) {
     const BoltPreload& preload = preloads[i];
-    const std::string key = "preload[" + std::to_string(i) + "]";
+    const std::string key = list + "[" + std::to_string(i) + "]";
     if (preload.beam < 0 || preload.beam >= static_cast<int>(fe.beams.size()))
       throw InputError(key + ".beam", std::to_string(preload.beam),
                        "must index a beam (key beams): a preload acts along a beam bolt");

@@ -10,6 +10,7 @@
 // and the bolt force follows the joint from there.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/types.h"
@@ -24,9 +25,10 @@ struct BoltPreload {
   double force = 0.0;  // P [N] > 0 (tension)
 };
 
-// Throws InputError naming preload[i] for a beam index out of range, a beam preloaded
-// twice or a force that is not > 0.
-void ValidatePreloads(const std::vector<BoltPreload>& preloads, const fe::FeModelSpec& fe);
+// Throws InputError naming <key>[i] for a beam index out of range, a beam preloaded twice or
+// a force that is not > 0.
+void ValidatePreloads(const std::vector<BoltPreload>& preloads, const fe::FeModelSpec& fe,
+                      const std::string& key = "preload");
 
 // A preloaded beam bolt on a state x = the columns of `transform`: elongation e = a^T x,
 // axial stiffness k = EA / L, preload P and the shortening s locked after the preload step.

@@ -25,7 +25,8 @@ reduction::JointModeMethod Method(Extension e) {
 // A basis whose leading r columns are the basis of each g (r = m + g) and its projections,
 // made once per method.
 struct ProjectedBasis {
-  MatX stiffness;                  // V^T K V
+  std::vector<MatX> stiffness;     // V^T K_c V per load case (K_c: without its bolts' axial
+                                   // stiffness)
   joint::DenseRows relative;       // R V (3 rows per pair)
   std::vector<VecX> loads;         // V^T f per load case
   std::vector<VecX> measure_rows;  // the measured DOF's row of V per load case
@@ -33,19 +34,28 @@ struct ProjectedBasis {
   int extra = 0;                   // columns beyond m available
 };
 
-// The study's fixed data: the model's matrices, the contact, the loads and measured DOFs.
+// The study's fixed data: the model's matrices, the contact, the loads (the bolts' preload
+// forces included), the preloaded bolts and measured DOFs per load case.
 struct StudyModel {
   solvers::SparseMatrix stiffness, mass;
   JointContact contact;
   std::vector<VecX> loads;
+  std::vector<std::vector<Bolt>> bolts;
   std::vector<int> measure_dofs;
 };
 
 ProjectedBasis Project(const MatX& v, int cms, const StudyModel& study) {
   ProjectedBasis p;
   const MatX kv = study.stiffness * v;
-  p.stiffness = v.transpose() * kv;
-  p.stiffness = 0.5 * (p.stiffness + p.stiffness.transpose()).eval();
+  MatX k = v.transpose() * kv;
+  k = 0.5 * (k + k.transpose()).eval();
+  for (const std::vector<Bolt>& bolts : study.bolts) {
+    p.stiffness.push_back(k);
+    for (const Bolt& bolt : bolts) {
+      const VecX a = v.transpose() * bolt.axis;
+      p.stiffness.back() -= bolt.stiffness * a * a.transpose();
+    }
+  }
   p.relative = study.contact.relative.sparse() * v;
   for (const VecX& f : study.loads) p.loads.push_back(v.transpose() * f);
   for (int dof : study.measure_dofs) p.measure_rows.push_back(v.row(dof).transpose());
@@ -61,8 +71,9 @@ StudyPoint SolveReduced(const ProjectedBasis& p, int g, int load_case, const Joi
   joints.push_back(
       contact.Operator(joint::PairProjection(joint::DenseRows(p.relative.leftCols(r)))));
   const Clock::time_point start = Clock::now();
-  const joint::StaticResult result = joint::SolveStatic(
-      MatX(p.stiffness.topLeftCorner(r, r)), joints, VecX(p.loads[load_case].head(r)), options);
+  const joint::StaticResult result =
+      joint::SolveStatic(MatX(p.stiffness[load_case].topLeftCorner(r, r)), joints,
+                         VecX(p.loads[load_case].head(r)), options);
   StudyPoint point;
   point.seconds = Seconds(start);
   point.status = result.status;
@@ -85,8 +96,8 @@ StudyPoint SolveFull(const StudyModel& study, size_t c, const joint::StaticOptio
   std::vector<joint::JointOperator> joints;
   joints.push_back(study.contact.Operator(study.contact.relative));
   const Clock::time_point start = Clock::now();
-  const joint::StaticResult result =
-      joint::SolveStatic(study.stiffness, joints, study.loads[c], options);
+  const joint::StaticResult result = joint::SolveStatic(
+      WithoutBoltStiffness(study.stiffness, study.bolts[c]), joints, study.loads[c], options);
   StudyPoint point;
   point.seconds = Seconds(start);
   point.iterations = result.iterations;
@@ -171,6 +182,12 @@ StudyCurve SolveCurve(const JointModeStudyOptions& options, const StudyModel& st
 void CheckOptions(const JointModeStudyOptions& options, const fe::FeModel& model, int b) {
   if (options.modes.empty() || options.methods.empty() || options.cases.empty())
     throw InputError("study", "", "needs methods, modes and load_cases");
+  for (size_t c = 0; c < options.cases.size(); ++c) {
+    const std::string key = "study.load_cases[" + std::to_string(c) + "]";
+    ValidatePreloads(options.cases[c].bolts, options.fe, key + ".bolts");
+    if (options.cases[c].loads.empty() && options.cases[c].bolts.empty())
+      throw InputError(key, options.cases[c].name, "needs loads, bolts or both");
+  }
   const bool vibration = std::find(options.methods.begin(), options.methods.end(),
                                    Extension::kVibrationModes) != options.methods.end();
   const int g_max = options.modes.back();
@@ -210,6 +227,9 @@ JointModeStudyResult RunJointModeStudy(const JointModeStudyOptions& options, Obs
     study.measure_dofs.push_back(
         fe::FreeDofIndex(model, options.cases[c].measure, key + ".measure"));
     study.loads.push_back(fe::AssembleLoads(model, options.cases[c].loads, key + ".loads"));
+    study.bolts.push_back(
+        MakeBolts(options.cases[c].bolts, options.fe, model, model.dofs->transform()));
+    study.loads.back() += BoltLoad(study.bolts.back(), true, study.loads.back().size());
   }
   result.pairs = study.contact.num_pairs();
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bolts.h"
 #include "analysis/criteria.h"
 #include "analysis/joint_mode_pipeline.h"
 #include "analysis/observer.h"
@@ -40,10 +41,13 @@ enum class Extension { kWeightedPodOfTvds, kPodOfTvds, kPodOfForces, kVibrationM
 const char* ExtensionKey(Extension e);    // wpod_tvd, pod_tvd, pod_forces, vibration_modes
 std::string ExtensionLabel(Extension e);  // "wPOD of TVDs", .., "vibration modes"
 
-// A load case: loads and the measured component of a reference node.
+// A load case: loads and/or bolt preloads (the preload step of analysis/bolts.h: each
+// bolt's axial stiffness replaced by its preload force) and the measured component of a
+// reference node.
 struct LoadCase {
   std::string name;
   std::vector<fe::NodeLoad> loads;  // [N, N m]
+  std::vector<BoltPreload> bolts;
   fe::ReferenceDof measure;
 };
 

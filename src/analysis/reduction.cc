@@ -117,7 +117,7 @@ void CheckOptions(const ReductionOptions& options, const fe::FeModel& model) {
   if (options.preload) {
     if (options.preload->loads.empty() && options.preload->bolts.empty())
       throw InputError("reduction.preload", "(given)", "needs loads, bolts or both");
-    ValidatePreloads(options.preload->bolts, options.fe);
+    ValidatePreloads(options.preload->bolts, options.fe, "reduction.preload.bolts");
   }
 }
 

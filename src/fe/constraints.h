@@ -83,6 +83,7 @@ class DofMap {
   int ReferenceDof(const std::string& name, int component) const;
   // The reference node's index (in ConstraintSpec::reference_nodes); InputError as above.
   int ReferenceIndex(const std::string& name) const;
+  bool HasReference(const std::string& name) const { return reference_index_.count(name) > 0; }
   // Column of T of an independent DOF; -1 for a supported or dependent one.
   int FreeIndex(int dof) const { return free_index_[dof]; }
 

@@ -578,6 +578,23 @@ void AddRodSurfaceGroups(const gmsh::vectorpair& volumes,
   }
 }
 
+// The points of the physical surface `name`.
+gmsh::vectorpair FacePoints(const std::string& name) {
+  gmsh::vectorpair groups, surfaces, points;
+  gmsh::model::getPhysicalGroups(groups, 2);
+  for (const auto& [dim, tag] : groups) {
+    std::string group;
+    gmsh::model::getPhysicalName(dim, tag, group);
+    if (group != name) continue;
+    std::vector<int> tags;
+    gmsh::model::getEntitiesForPhysicalGroup(dim, tag, tags);
+    for (const int t : tags) surfaces.emplace_back(2, t);
+  }
+  gmsh::model::getBoundary(surfaces, points, /*combined=*/false, /*oriented=*/false,
+                           /*recursive=*/true);
+  return points;
+}
+
 // Meshes the rod body (cap false: y >= 0) or the cap (y <= 0) in a Gmsh session of its
 // own, so that the two never share nodes.
 Mesh BuildRodPart(const ConnectingRodOptions& o, bool cap) {
@@ -603,7 +620,10 @@ Mesh BuildRodPart(const ConnectingRodOptions& o, bool cap) {
   gmsh::vectorpair points;
   gmsh::model::getBoundary(part, points, /*combined=*/false, /*oriented=*/false,
                            /*recursive=*/true);
-  gmsh::model::mesh::setSize(points, cap ? o.cap_size_ratio * o.mesh_size : o.mesh_size);
+  const double ratio = cap ? o.cap_size_ratio : 1.0;
+  gmsh::model::mesh::setSize(points, ratio * o.mesh_size);
+  if (o.joint_size > 0.0)
+    gmsh::model::mesh::setSize(FacePoints(name + "_split"), ratio * o.joint_size);
   gmsh::option::setNumber("Mesh.MeshSizeMin", 0.0);
   gmsh::option::setNumber("Mesh.MeshSizeMax", 1e22);
   gmsh::option::setNumber("Mesh.MeshSizeFromPoints", 1);
@@ -663,6 +683,9 @@ void ConnectingRodOptions::Validate() const {
                                    {"head_diameter", head_diameter},
                                    {"thread_depth", thread_depth}})
     RequirePositive(key, value);
+  if (joint_size != 0.0)
+    RequireBetween("joint_size", joint_size, 0.1 * mesh_size * (1.0 - 1e-12),
+                   mesh_size * (1.0 + 1e-12), "must be 0 (mesh_size) or in [size / 10, size]");
   const double ro = 0.5 * big_end_outer, h = 0.5 * big_end_height;
   RequireBetween("big_end_outer", big_end_outer, big_end_bore, big_end_width,
                  "must lie between big_end_bore and big_end_width (the bosses stand out)");

@@ -147,11 +147,16 @@ Mesh BuildMultilayerSheet(const MultilayerSheetOptions& options);
 //
 // Mesh sizes (linear tets, measured with Gmsh 4.8): the default mesh_size 8 mm gives a
 // coarse mesh for tests (1594 nodes, 5175 tets, 0.3 s); mesh_size 2.6 mm gives about the
-// seed's mesh of 11 617 nodes and 51 702 tets (11 877 nodes, 49 452 tets, 1.3 s). The
+// seed's mesh of 11 617 nodes and 51 702 tets (11 877 nodes, 49 452 tets, 1.3 s) but half
+// its 631 joint pairs (326 nodes on the cap's split face); mesh_size 3.6 mm with joint_size
+// 1.7 mm gives both: 11 963 nodes, 48 167 tets, 631 nodes on the cap's split face. The
 // bolt holes' minimum of 12 segments dominates the joint's mesh at coarse sizes.
 struct ConnectingRodOptions {
-  double mesh_size = 8e-3;                     // [m] element size in the rod body (> 0)
-  double cap_size_ratio = 0.8;                 // [-] the cap's element size / mesh_size (> 0)
+  double mesh_size = 8e-3;      // [m] element size in the rod body (> 0)
+  double cap_size_ratio = 0.8;  // [-] the cap's element size / mesh_size (> 0)
+  // [m] element size on the split faces (the joint; the cap's times cap_size_ratio), graded
+  // into the parts; 0: mesh_size. In [mesh_size / 10, mesh_size].
+  double joint_size = 0.0;
   ElementOrder order = ElementOrder::kLinear;  // tet4 or tet10
   bool verbose = false;                        // Gmsh's terminal output
   double length = 0.15;                        // [m] l_r, between the bearing centres

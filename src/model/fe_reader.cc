@@ -85,6 +85,7 @@ void ReadConnectingRod(const ModelNode& node, fe::ConnectingRodOptions& o) {
       element == ElementType::kTet10 ? fe::ElementOrder::kQuadratic : fe::ElementOrder::kLinear;
   o.mesh_size = node.Double("size", o.mesh_size, Positive());
   o.cap_size_ratio = node.Double("cap_size_ratio", o.cap_size_ratio, Positive());
+  o.joint_size = node.Double("joint_size", o.joint_size, AtLeast(0.0));
   for (const auto& [key, value] : {std::pair{"length", &o.length},
                                    {"big_end_bore", &o.big_end_bore},
                                    {"big_end_outer", &o.big_end_outer},

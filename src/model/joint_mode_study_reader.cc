@@ -2,6 +2,7 @@
 
 #include "model/fe_reader.h"
 #include "model/joint_mode_reader.h"
+#include "model/preload_reader.h"
 
 namespace jointdyn::model {
 namespace {
@@ -26,7 +27,10 @@ std::vector<analysis::LoadCase> ReadLoadCases(const ModelNode& study, const fe::
     c.name = node.String("name");
     for (const analysis::LoadCase& other : cases)
       if (other.name == c.name) node.FailValue("name", c.name, "is given twice");
-    c.loads = ReadFeLoads(node, fe);
+    if (node.Has("loads")) c.loads = ReadFeLoads(node, fe);
+    c.bolts = ReadBoltPreloads(node, "bolts", fe);
+    if (c.loads.empty() && c.bolts.empty())
+      node.FailValue("loads", "", "give loads, bolts (preloaded beam bolts) or both");
     c.measure = ReadFeDof(node.Map("measure"), fe);
     node.Finish();
     cases.push_back(std::move(c));

@@ -59,27 +59,39 @@ std::vector<BoundaryDof> ReferenceNodeBoundary(const fe::DofMap& dofs,
                                                const std::string& names_key) {
   static constexpr const char* kComponents[6] = {"ux", "uy", "uz", "rx", "ry", "rz"};
   std::vector<BoundaryDof> boundary;
-  std::set<std::string> seen;
+  std::set<std::string> seen, whole, in_parts;  // entries; nodes given whole, by component
   for (std::size_t k = 0; k < reference_nodes.size(); ++k) {
-    const std::string& name = reference_nodes[k];
+    const std::string& entry = reference_nodes[k];
     const std::string key = names_key + "[" + std::to_string(k) + "]";
-    if (!seen.insert(name).second) throw InputError(key, name, "is listed twice");
-    int first_dof = 0;
-    try {
-      first_dof = dofs.ReferenceDof(name, 0);
-    } catch (const InputError&) {
-      throw InputError(key, name, "must name a reference node");
-    }
+    if (!seen.insert(entry).second) throw InputError(key, entry, "is listed twice");
+    // "node" (its independent components) or "node.uy" (that one).
+    std::string name = entry;
+    int only = -1;
+    if (const size_t dot = entry.rfind('.'); dot != std::string::npos && !dofs.HasReference(entry))
+      for (int c = 0; c < 6; ++c)
+        if (entry.substr(dot + 1) == kComponents[c]) {
+          name = entry.substr(0, dot);
+          only = c;
+        }
+    if (!dofs.HasReference(name))
+      throw InputError(key, entry,
+                       "must name a reference node, or one of its components (<node>.ux .. rz)");
+    (only < 0 ? whole : in_parts).insert(name);
+    if (whole.count(name) > 0 && in_parts.count(name) > 0)
+      throw InputError(key, entry, "is listed with its node's components too");
+    const int first_dof = dofs.ReferenceDof(name, 0);
     const std::size_t before = boundary.size();
     for (int c = 0; c < 6; ++c) {
       const int free = dofs.FreeIndex(first_dof + c);
-      if (free >= 0) boundary.push_back({free, name + "." + kComponents[c]});
+      if (free >= 0 && (only < 0 || c == only))
+        boundary.push_back({free, name + "." + kComponents[c]});
     }
     if (boundary.size() == before)
-      throw InputError(
-          key, name,
-          "has no independent DOF: it is fully supported, or the reference node of a "
-          "distributing coupling (couple its face rigidly to make it a boundary node)");
+      throw InputError(key, entry,
+                       std::string("has no independent DOF: it is ") +
+                           (only < 0 ? "fully supported" : "supported") +
+                           ", or the reference node of a distributing coupling (couple its "
+                           "face rigidly to make it a boundary node)");
   }
   return boundary;
 }

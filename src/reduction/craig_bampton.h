@@ -34,8 +34,9 @@ struct BoundaryDof {
 };
 
 // The independent DOFs of the named reference nodes as boundary DOFs, in the order given,
-// components ux, uy, uz, rx, ry, rz of each (named "<node>.ux" ..). Supported components
-// are fixed and are skipped. Throws InputError ("<key>[1] = tip: ...", key "boundary" by
+// components ux, uy, uz, rx, ry, rz of each (named "<node>.ux" ..); an entry "<node>.uy"
+// names one component only (seed 003 sec. 4.2: the preload nodes' axial DOFs). Supported
+// components are fixed and are skipped. Throws InputError ("<key>[1] = tip: ...", key "boundary" by
 // default) for an unknown or repeated name, and for a reference node without an independent
 // DOF (fully supported, or the reference node of a distributing coupling, whose DOFs depend
 // on its face: couple the face rigidly to make the node a boundary node).

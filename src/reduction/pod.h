@@ -31,7 +31,9 @@
 // (trial vector derivatives and their fictive forces), W Y = F is known and no product with
 // W is formed. The Gram matrix then reads only the rows where W Y is nonzero (fictive forces
 // act on the contact DOFs only: 8748 of the friction bar's 123 690 rows at 2 mm), and
-// an unweighted POD of such snapshots (the POD of forces) only their nonzero rows.
+// an unweighted POD of such snapshots (the POD of forces) only their nonzero rows. With
+// fewer such rows r than snapshots p, G has rank <= r and its eigenproblem is solved on its
+// range (r x r, after a QR of the p x r rows) instead of p x p.
 //
 // For a singular W, the part of the snapshots in its null space (rigid-body motion for
 // W = K of a free structure) does not count in G, and the modes carry it along as it comes

@@ -101,8 +101,9 @@ TEST(JointModeStudyAnalysis, ReducedSolutionsApproachTheFullOne) {
   options.joint = LapJointModes();
   options.methods = {Extension::kWeightedPodOfTvds, Extension::kVibrationModes};
   options.modes = {0, 4, 16};
-  options.cases.push_back(
-      {"bending", {{.node = "tip", .force = Vec3(0, 0, 2000)}}, {.node = "tip", .component = 2}});
+  options.cases.push_back({.name = "bending",
+                           .loads = {{.node = "tip", .force = Vec3(0, 0, 2000)}},
+                           .measure = {.node = "tip", .component = 2}});
   Observer quiet;
   const JointModeStudyResult result = RunJointModeStudy(options, quiet);
   ASSERT_TRUE(result.status) << result.status.message;

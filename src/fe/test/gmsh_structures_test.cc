@@ -484,16 +484,20 @@ TEST(ConnectingRodMeshSizes, NonMatchingJointMeshes) {
   EXPECT_GT(finer.blocks[1].size(), mesh.blocks[1].size());
 }
 
-// The documented setting of about the seed's mesh (11 617 nodes, 51 702 linear tets):
-// mesh_size 2.6 mm; measured with Gmsh 4.8 11 877 nodes, 49 452 tets.
+// The documented setting of about the seed's mesh (11 617 nodes, 51 702 linear tets, 631
+// joint pairs: nodes of the cap's split face): mesh_size 3.6 mm, joint_size 1.7 mm;
+// measured with Gmsh 4.8 11 963 nodes, 48 167 tets, 631 nodes.
 TEST(ConnectingRodMeshSizes, SeedSizedMesh) {
   ConnectingRodOptions options;
-  options.mesh_size = 2.6e-3;
+  options.mesh_size = 3.6e-3;
+  options.joint_size = 1.7e-3;
   const Mesh mesh = BuildConnectingRod(options);
+  const int joint = static_cast<int>(mesh.FaceSetNodes("cap_split").size());
   std::cout << "seed-sized connecting rod: " << mesh.num_nodes() << " nodes, "
-            << mesh.num_elements() << " tets\n";
+            << mesh.num_elements() << " tets, " << joint << " joint nodes\n";
   EXPECT_NEAR(mesh.num_nodes(), 11617, 0.1 * 11617);
   EXPECT_NEAR(mesh.num_elements(), 51702, 0.1 * 51702);
+  EXPECT_NEAR(joint, 631, 0.05 * 631);
   const double volume = NamedBlockVolume(mesh, "rod") + NamedBlockVolume(mesh, "cap");
   EXPECT_NEAR(volume, RodVolume(options), 0.005 * RodVolume(options));
 }
@@ -511,6 +515,8 @@ TEST(ConnectingRodMeshSizes, BadOptionsNameTheirKey) {
   const std::vector<std::pair<std::string, ConnectingRodOptions>> bad = {
       {"mesh_size", {.mesh_size = 0.0}},
       {"cap_size_ratio", {.cap_size_ratio = -1.0}},
+      {"joint_size", {.joint_size = 0.1e-3}},
+      {"joint_size", {.joint_size = 9e-3}},
       {"length", {.length = 0.04}},
       {"big_end_outer", {.big_end_outer = 0.04}},
       {"big_end_height", {.big_end_height = 0.07}},

@@ -220,13 +220,30 @@ TEST(ReferenceNodeBoundary, NamesTheBadEntry) {
         try {
           ReferenceNodeBoundary(*clamped.dofs, {"tip", "nose"});
         } catch (const InputError& e) {
-          EXPECT_STREQ(e.what(), "boundary[1] = nose: must name a reference node");
+          EXPECT_STREQ(e.what(),
+                       "boundary[1] = nose: must name a reference node, or one of its "
+                       "components (<node>.ux .. rz)");
           throw;
         }
       },
       InputError);
   EXPECT_THROW(ReferenceNodeBoundary(*clamped.dofs, {"tip", "tip"}), InputError);
   EXPECT_THROW(ReferenceNodeBoundary(*clamped.dofs, {"mount"}), InputError);  // fully supported
+  EXPECT_THROW(ReferenceNodeBoundary(*clamped.dofs, {"tip.uw"}), InputError);
+  EXPECT_THROW(ReferenceNodeBoundary(*clamped.dofs, {"tip", "tip.uy"}), InputError);
+  EXPECT_THROW(ReferenceNodeBoundary(*clamped.dofs, {"tip.ux", "tip"}), InputError);
+}
+
+TEST(ReferenceNodeBoundary, TakesSingleComponents) {
+  const Bar clamped = MakeBar(fe::ElementType::kHex8, {2, 1, 1}, /*clamped=*/true);
+  const std::vector<BoundaryDof> whole = ReferenceNodeBoundary(*clamped.dofs, {"tip"});
+  const std::vector<BoundaryDof> parts = ReferenceNodeBoundary(*clamped.dofs, {"tip.rz", "tip.uy"});
+  ASSERT_EQ(whole.size(), 6u);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].dof, whole[5].dof);
+  EXPECT_EQ(parts[0].name, "tip.rz");
+  EXPECT_EQ(parts[1].dof, whole[1].dof);
+  EXPECT_EQ(parts[1].name, "tip.uy");
 }
 
 }  // namespace

@@ -179,6 +179,8 @@ TEST(WeightedPod, ASingularWeightIgnoresItsNullSpace) {
 // forces): the weighted POD from F (reading only F's nonzero rows) equals the one that
 // forms W Y, and the unweighted POD of F (its nonzero rows only) equals the SVD of F, with
 // modes zero on the rows F does not load.
+// More snapshots (24) than loaded rows (20): the Gram matrix's eigenproblem on its range
+// (pod.cc: GramEigenpairs) against the p x p one of the full weight.
 TEST(WeightedPod, FromTheRightHandSidesOfStaticSolvesReadsOnlyTheirNonzeroRows) {
   const int n = 150, p = 24, loaded = 20;
   const solvers::SparseMatrix w = SpdWeight(n);
@@ -214,7 +216,9 @@ TEST(WeightedPod, FromTheRightHandSidesOfStaticSolvesReadsOnlyTheirNonzeroRows) 
   for (int k : {1, 5, 10})
     EXPECT_LT(SubspaceDistance(svd.matrixU().leftCols(k), forces.modes.leftCols(k)), 1e-9) << k;
   for (int r = 0; r < n; ++r) {
-    if (r % 7 != 3 || r > 7 * (loaded - 1) + 3) EXPECT_EQ(forces.modes.row(r).norm(), 0.0) << r;
+    if (r % 7 != 3 || r > 7 * (loaded - 1) + 3) {
+      EXPECT_EQ(forces.modes.row(r).norm(), 0.0) << r;
+    }
   }
 }
 
