@@ -129,6 +129,8 @@ int JointRows(JointKind kind) {
   switch (kind) {
     case JointKind::kSpherical:
       return 3;
+    case JointKind::kUniversal:
+      return 4;
     case JointKind::kRevolute:
     case JointKind::kPrismatic:
       return 5;
@@ -146,6 +148,8 @@ std::vector<std::string> JointForceLabels(JointKind kind) {
   switch (kind) {
     case JointKind::kSpherical:
       return {"fx", "fy", "fz"};
+    case JointKind::kUniversal:
+      return {"fx", "fy", "fz", "m"};
     case JointKind::kRevolute:
       return {"fx", "fy", "fz", "mx", "my"};
     case JointKind::kDrivenRevolute:

@@ -65,8 +65,12 @@ struct Marker {
 };
 
 enum class JointKind {
-  kSpherical,   // the markers' points coincide (3 rows)
-  kRevolute,    // spherical, and b's z axis stays a's z axis (5 rows)
+  kSpherical,  // the markers' points coincide (3 rows)
+  kRevolute,   // spherical, and b's z axis stays a's z axis (5 rows)
+  // spherical, and b's z axis stays perpendicular to a's z axis (4 rows: a Cardan joint
+  // whose cross joins the axes a.z and b.z; a slider-crank's rod without the redundant row
+  // of revolute joints at both ends)
+  kUniversal,
   kPrismatic,   // b's point on a's x axis, the axes stay aligned (5 rows)
   kRigid,       // points coincide and axes stay aligned (6 rows)
   kDistance,    // |p_a - p_b| = length (1 row)

@@ -68,6 +68,10 @@ Rows<T> JointRowJets(const Joint& joint, const Frame<T>& a, const Frame<T>& b, c
       if (joint.kind == JointKind::kDrivenRevolute)  // sin(f - phi), phi = b's angle about z_a
         add(Dot(b.axes[0], a.axes[0]) * sin(motion) - Dot(b.axes[0], a.axes[1]) * cos(motion));
       break;
+    case JointKind::kUniversal:
+      for (const T& x : d) add(x);
+      add(Dot(a.axes[2], b.axes[2]));
+      break;
     case JointKind::kPrismatic:  // b's point on a's x axis
       add(Dot(a.axes[1], d));
       add(Dot(a.axes[2], d));

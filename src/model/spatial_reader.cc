@@ -141,6 +141,7 @@ void ReadJoints(const ModelNode& root, spatial::SpatialModel& model) {
     j.name = ReadItemName(n, "joint_" + std::to_string(model.joints.size() + 1), names);
     j.kind = n.Enum<JointKind>("type", {{"spherical", JointKind::kSpherical},
                                         {"revolute", JointKind::kRevolute},
+                                        {"universal", JointKind::kUniversal},
                                         {"prismatic", JointKind::kPrismatic},
                                         {"rigid", JointKind::kRigid},
                                         {"distance", JointKind::kDistance},

@@ -60,11 +60,9 @@ SpatialModel EveryElement() {
                At("r1", 1, {0.2, 0.05, -0.03}, Rotation(-0.4, {0, 1, 0})),
                At("r2", 1, {-0.15, -0.02, 0.05}, Rotation(0.3, {1, 1, 0})),
                At("p", 2, {0.0, 0.0, 0.0})};
-  m.joints = {{"rev", JointKind::kRevolute, 1, 3},
-              {"pri", JointKind::kPrismatic, 4, 0},
-              {"rig", JointKind::kRigid, 0, 2},
-              {"sph", JointKind::kSpherical, 2, 5},
-              {"dis", JointKind::kDistance, 3, 5, 0.4}};
+  m.joints = {{"rev", JointKind::kRevolute, 1, 3},      {"pri", JointKind::kPrismatic, 4, 0},
+              {"rig", JointKind::kRigid, 0, 2},         {"sph", JointKind::kSpherical, 2, 5},
+              {"dis", JointKind::kDistance, 3, 5, 0.4}, {"uni", JointKind::kUniversal, 1, 4}};
   Joint driven{"motor", JointKind::kDrivenRevolute, 2, 4};
   driven.motion = time::TimeFunction::Sinusoid(0.3, 2.0, 0.2, 0.1);
   Joint driver{"lift", JointKind::kPrescribed};
@@ -89,7 +87,7 @@ TEST(SpatialSystem, ConstraintDerivativesMatchCentralDifferences) {
   SpatialSystem system(EveryElement());
   const int n = system.size(), m = system.constraint_count();
   ASSERT_EQ(n, 7 + 7 + 3);
-  ASSERT_EQ(m, 5 + 5 + 6 + 3 + 1 + 6 + 1 + 2);  // joints, then two normalizations
+  ASSERT_EQ(m, 5 + 5 + 6 + 3 + 1 + 4 + 6 + 1 + 2);  // joints, then two normalizations
   const double t = 0.13, h = 1e-6;
   const VecX q = system.InitialPositions(), v = system.InitialVelocities();
   VecX c(m);
