@@ -23,6 +23,15 @@ double MaxAbs(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infi
 // residuals are then exactly zero).
 double Positive(double scale) { return std::max(scale, std::numeric_limits<double>::min()); }
 
+// Said with a failed step whose residual was measured against no force at all (a run from
+// rest whose loads and motions start from zero).
+std::string ForceScaleHint(double force_scale) {
+  return force_scale > std::numeric_limits<double>::min()
+             ? ""
+             : " (no force acted yet, so the residual was measured against a force scale of "
+               "0 N: give integrator.force_scale, e.g. the load level [N])";
+}
+
 // Weights of the new and the old state in the averaged equation of motion and the
 // Newmark parameters (see integrator.h).
 struct Weights {
@@ -240,6 +249,7 @@ class StepModel final : public solvers::ResidualModel {
   }
 
   double position_scale() const { return position_scale_; }
+  double force_scale() const { return force_scale_; }
 
   // The starting point of Newton: the end of the step with a+ = a, lambda+ = lambda.
   VecX Predictor() const {
@@ -684,7 +694,8 @@ TransientResult Integrate(SecondOrderSystem& system, const IntegratorOptions& op
         result.status = Status::Failure("integration stopped at t = " + FormatValue(state.t) +
                                         " s, step " + std::to_string(result.accepted_steps + 1) +
                                         ": dt = " + FormatValue(h_step) + " s after " +
-                                        std::to_string(cuts - 1) + " cuts: " + status.message);
+                                        std::to_string(cuts - 1) + " cuts: " + status.message +
+                                        ForceScaleHint(model.force_scale()));
         break;
       }
       h = 0.5 * h_step;

@@ -67,6 +67,15 @@ void ExpectOnlyTheStart(const std::filesystem::path& path, const std::string& co
   EXPECT_FALSE(std::getline(csv, none));
 }
 
+// A mechanism driven from rest with nothing loading it: the failed first step names the
+// missing force scale.
+TEST(RunFailure, MultibodyFromRestNamesTheMissingForceScale) {
+  const FailedRun run = RunFailingModel("multibody_no_force_scale");
+  EXPECT_NE(run.outcome.message.find("step 1"), std::string::npos) << run.outcome.message;
+  EXPECT_NE(run.outcome.message.find("give integrator.force_scale"), std::string::npos)
+      << run.outcome.message;
+}
+
 TEST(RunFailure, BeltDriveStopsAtTheStepThatFailed) {
   const auto [outcome, summary, out] = RunFailingModel("belt_drive_newton");
   EXPECT_EQ(outcome.message.rfind("integration stopped at t = 0 s, step 1: ", 0), 0u)
