@@ -1,6 +1,8 @@
 #include "fe/constraints.h"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
 #include <algorithm>
 #include <set>
 
@@ -165,16 +167,60 @@ class Builder {
                        "(a single node or collinear nodes)");
     }
     const MatX inverse = normal.inverse();
+    std::vector<Combination> rows(na);  // u_ref(active[a]) = rows[a] . u_face
     for (int a = 0; a < na; ++a) {
-      Combination terms;
       const double unscale = active[a] < 3 ? 1.0 : 1.0 / length;  // rotation of the fit [rad]
       for (int i = 0; i < static_cast<int>(weights.size()); ++i) {
         const auto& [node, w] = weights[i];
         const VecX row = w * unscale * (inverse.row(a) * p[i].transpose()).transpose();
-        for (int c = 0; c < dim; ++c) terms.emplace_back(node * dim + c, row(c));
+        for (int c = 0; c < dim; ++c) rows[a].emplace_back(node * dim + c, row(c));
       }
-      MakeDependent(ReferenceDof(r, active[a]), k, std::move(terms), key + ".reference",
+    }
+    if (coupling.independent_reference) return FollowReference(k, r, active, rows, key);
+    for (int a = 0; a < na; ++a)
+      MakeDependent(ReferenceDof(r, active[a]), k, std::move(rows[a]), key + ".reference",
                     coupling.reference, "its component " + std::to_string(active[a]));
+  }
+
+  // A distributing coupling u_ref = C u_face with the reference DOFs independent: with C =
+  // [C_P, C_R] split into pivot columns P (free face DOFs, chosen by a column-pivoted QR of
+  // C) and the rest, the pivots follow u_P = C_P^-1 (u_ref - C_R u_R).
+  void FollowReference(int k, int r, const std::vector<int>& active,
+                       const std::vector<Combination>& rows, const std::string& key) {
+    const int na = static_cast<int>(active.size());
+    std::map<int, int> column;  // face DOF -> column of C
+    for (const Combination& row : rows)
+      for (const auto& [dof, value] : row) column.emplace(dof, 0);
+    std::vector<int> dofs;
+    for (auto& [dof, index] : column) {
+      index = static_cast<int>(dofs.size());
+      dofs.push_back(dof);
+    }
+    MatX c = MatX::Zero(na, static_cast<Eigen::Index>(dofs.size())), candidates = c;
+    for (int a = 0; a < na; ++a)
+      for (const auto& [dof, value] : rows[a]) c(a, column.at(dof)) += value;
+    for (size_t j = 0; j < dofs.size(); ++j)
+      if (state_[dofs[j]] == DofState::kFree) candidates.col(j) = c.col(j);
+    const Eigen::ColPivHouseholderQR<MatX> qr(candidates);
+    std::vector<int> pivots(na);
+    for (int a = 0; a < na; ++a) pivots[a] = qr.colsPermutation().indices()(a);
+    MatX cp(na, na);
+    for (int a = 0; a < na; ++a) cp.col(a) = c.col(pivots[a]);
+    const Eigen::FullPivLU<MatX> lu(cp);
+    if (qr.rank() < na || !lu.isInvertible())
+      throw InputError(key + ".independent_reference", "true",
+                       "the face has too few free DOFs to follow the reference node");
+    const MatX follow = lu.inverse();  // u_P = follow (u_ref - C_R u_R)
+    for (int i = 0; i < na; ++i) {
+      Combination terms;
+      for (int a = 0; a < na; ++a) terms.emplace_back(ReferenceDof(r, active[a]), follow(i, a));
+      for (size_t j = 0; j < dofs.size(); ++j) {
+        if (std::find(pivots.begin(), pivots.end(), static_cast<int>(j)) != pivots.end()) continue;
+        const double value = -(follow.row(i) * c.col(j))(0);
+        if (value != 0.0) terms.emplace_back(dofs[j], value);
+      }
+      MakeDependent(dofs[pivots[i]], k, std::move(terms), key + ".set", spec_.couplings[k].set,
+                    "a DOF of its face");
     }
   }
 

@@ -60,6 +60,10 @@ struct Coupling {
   // Distributing over a node set: the weight of each node of the set (in its sorted order),
   // as Nastran's RBE3; empty: the consistent nodal areas of the face set.
   std::vector<double> weights;
+  // Distributing: the reference node's DOFs stay independent and as many DOFs of the face
+  // (the best-conditioned, by a pivoted QR) follow it instead, so that the reference node
+  // can be supported or be a Craig-Bampton boundary (interface) node. The same constraint.
+  bool independent_reference = false;
 };
 
 struct ConstraintSpec {

@@ -318,6 +318,8 @@ void ReadConstraints(const ModelNode& root, fe::FeModelSpec& spec,
         {{"rigid", fe::CouplingKind::kRigid}, {"distributing", fe::CouplingKind::kDistributing}});
     c.reference = node.String("reference");
     c.set = node.String("set");
+    if (c.kind == fe::CouplingKind::kDistributing)
+      c.independent_reference = node.Bool("independent_reference", false);
     node.Finish();
     spec.couplings.push_back(std::move(c));
   }

@@ -90,8 +90,9 @@ std::vector<BoundaryDof> ReferenceNodeBoundary(const fe::DofMap& dofs,
       throw InputError(key, entry,
                        std::string("has no independent DOF: it is ") +
                            (only < 0 ? "fully supported" : "supported") +
-                           ", or the reference node of a distributing coupling (couple its "
-                           "face rigidly to make it a boundary node)");
+                           ", or the reference node of a distributing coupling (couple its face "
+                           "rigidly, or give the coupling independent_reference: true, to make "
+                           "it a boundary node)");
   }
   return boundary;
 }

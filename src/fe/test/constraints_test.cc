@@ -187,6 +187,52 @@ TEST(DofMap, SupportsRemoveDofsAndReferenceNodesFollowTheMesh) {
   EXPECT_GE(dofs.FreeIndex(dofs.ReferenceDof("a", 0)), 0);
 }
 
+// The same distributing coupling with its reference node independent (face DOFs follow it):
+// the same constrained space, so the same static response to a force and a moment on the
+// reference node of a clamped bar (1e-10); its DOFs are free, so it can be supported (then
+// it holds the bar's end: the bar under its own load elsewhere keeps that end's weighted
+// mean motion at zero).
+TEST(DistributingCoupling, IndependentReferenceGivesTheSameResponse) {
+  const Mesh mesh = Bar(ElementType::kHex20);
+  const AssemblyResult assembled = Assemble(mesh, {{"box", kSteel}}, {.mass = false});
+  const auto solve = [&](bool independent, bool held) {
+    ConstraintSpec spec;
+    spec.reference_nodes = {{"load", Vec3(0.1, 0.01, 0.005)}};
+    spec.supports = {{"xmin", {}}};
+    if (held) spec.supports.push_back({"load", {}});
+    spec.couplings = {{CouplingKind::kDistributing, "load", "xmax", {}, independent}};
+    const DofMap dofs(mesh, spec);
+    VecX load = VecX::Zero(dofs.num_dofs());
+    if (held) {
+      int middle = 0;  // the node of the top face nearest to the bar's middle
+      for (const int node : mesh.node_sets.at("zmax"))
+        if (std::abs(mesh.nodes(node, 0) - 0.05) < std::abs(mesh.nodes(middle, 0) - 0.05))
+          middle = node;
+      load(3 * middle + 2) = 50.0;
+    } else {
+      load(dofs.ReferenceDof("load", 2)) = 100.0;
+      load(dofs.ReferenceDof("load", 3)) = 3.0;
+    }
+    Eigen::SimplicialLDLT<solvers::SparseMatrix> solver(dofs.Reduce(assembled.stiffness));
+    EXPECT_EQ(solver.info(), Eigen::Success);
+    return std::pair{VecX(dofs.Expand(solver.solve(dofs.ReduceLoad(load)))),
+                     dofs.FreeIndex(dofs.ReferenceDof("load", 0))};
+  };
+  const auto [by_reference, reference_free] = solve(false, false);
+  const auto [by_face, face_free] = solve(true, false);
+  EXPECT_EQ(reference_free, -1);  // dependent on the face
+  EXPECT_GE(face_free, 0);        // independent
+  EXPECT_LT((by_face - by_reference).cwiseAbs().maxCoeff(),
+            1e-10 * by_reference.cwiseAbs().maxCoeff());
+  const auto [held, held_free] = solve(true, true);
+  EXPECT_EQ(held_free, -1);  // supported
+  const int dim = 3;
+  Vec3 mean = Vec3::Zero();
+  for (const auto& [node, area] : NodalAreas(mesh, mesh.face_sets.at("xmax")))
+    mean += area * held.segment<3>(dim * node);
+  EXPECT_LT(mean.norm(), 1e-12 * held.cwiseAbs().maxCoeff());
+}
+
 // A distributing coupling with given node weights (Nastran's RBE3): a force on the
 // reference node at the weighted centroid reaches the nodes in proportion to their weights.
 TEST(DistributingCoupling, GivenWeightsShareAForceInProportion) {
