@@ -39,7 +39,8 @@ struct BoundaryDof {
 // components are fixed and are skipped. Throws InputError ("<key>[1] = tip: ...", key "boundary" by
 // default) for an unknown or repeated name, and for a reference node without an independent
 // DOF (fully supported, or the reference node of a distributing coupling, whose DOFs depend
-// on its face: couple the face rigidly to make the node a boundary node).
+// on its face: couple the face rigidly, or give the coupling independent_reference, to make
+// the node a boundary node).
 std::vector<BoundaryDof> ReferenceNodeBoundary(const fe::DofMap& dofs,
                                                const std::vector<std::string>& reference_nodes,
                                                const std::string& key = "boundary");
