@@ -127,8 +127,8 @@ py::dict TransientArrays(const analysis::TransientOptions&,
 // analysis: multibody: the samples of multibody.csv, coordinates and constraints, the
 // initial correction and the largest constraint violation [m or rad]; per flexible body
 // (`flexible_bodies`) its name, elastic coordinates (`modes`), joint modes, the state of its
-// joints at the end (`joints_at_end`, as in summary.json) and the free-free frequencies of
-// its basis [Hz].
+// joints at the end (`joints_at_end`, as in summary.json), its preloaded start (`preload`,
+// as in summary.json; absent: not preloaded) and the free-free frequencies of its basis [Hz].
 py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
                          const analysis::MultibodyResult& result) {
   py::dict out = SampleArrays(result.columns, result.rows, result.integration,
@@ -145,6 +145,14 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
     body["joint_modes"] = result.flexible_joint_modes[i];
     if (i < result.flexible_joint_state.size())  // none when the run never started
       body["joints_at_end"] = JointFiguresDict(result.flexible_joint_state[i]);
+    if (i < result.flexible_preload.size() && result.flexible_preload[i]) {
+      const analysis::BodyPreloadFigures& p = *result.flexible_preload[i];
+      body["preload"] = py::dict(
+          py::arg("start") = JointFiguresDict(p.start), py::arg("bolt_forces_n") = p.bolt_forces,
+          py::arg("pressure_error_vs_full") = p.pressure_error,
+          py::arg("iterations") = p.iterations, py::arg("full_solution_s") = p.full_seconds,
+          py::arg("body_step_s") = p.reduced_seconds);
+    }
     body["frequencies_hz"] = Array(result.flexible_frequencies[i]);
     bodies.append(body);
   }

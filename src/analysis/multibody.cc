@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <span>
 
 #include "analysis/fe_setup.h"
@@ -154,7 +155,46 @@ struct BodyBasis {
   reduction::ReductionBasis elastic;
   VecX frequencies;     // free-free frequencies [Hz] (none for the unreduced body)
   int joint_modes = 0;  // appended to Craig-Bampton's basis
+  std::optional<PreloadSolution> preload;  // the full preload solution (a preloaded body)
+  double preload_seconds = 0.0;
 };
+
+// K with the 6 DOFs of reference node `node` held by springs as stiff as K's largest
+// diagonal entry: the free body's preload step, whose loads and joint forces are
+// self-equilibrated (the springs carry nothing in equilibrium, whatever their stiffness).
+// InputError at <key>.interface when the node's DOFs are not independent.
+solvers::SparseMatrix HeldStiffness(const fe::FeModel& fe, const solvers::SparseMatrix& k,
+                                    const std::string& node, const std::string& key) {
+  const double spring = k.diagonal().cwiseAbs().maxCoeff();
+  std::vector<Eigen::Triplet<double>> held;
+  for (int c = 0; c < 6; ++c) {
+    const int dof = fe.dofs->FreeIndex(fe.dofs->ReferenceDof(node, c));
+    if (dof < 0)
+      throw InputError(key + ".interface", node,
+                       "a preloaded body is held at its first interface node in the preload "
+                       "step: it needs 6 independent DOFs (a rigid coupling's reference node, "
+                       "or a distributing one's with independent_reference: true)");
+    held.emplace_back(dof, dof, spring);
+  }
+  solvers::SparseMatrix springs(k.rows(), k.cols());
+  springs.setFromTriplets(held.begin(), held.end());
+  return k + springs;
+}
+
+// The full preload solution of a preloaded body (its preload mode), into `result`.
+void SolveBodyPreload(const fe::FeModel& fe, const FlexibleBodyOptions& f,
+                      const solvers::SparseMatrix& k, const JointContact& contact,
+                      const std::string& key, Observer& observer, BodyBasis& result) {
+  const std::string task = "preload, full nonlinear static solution";
+  observer.Progress(task, 0, 1);
+  const Clock::time_point start = Clock::now();
+  result.preload =
+      SolvePreload(fe, HeldStiffness(fe, k, f.cms.boundary.front(), key), contact, *f.preload,
+                   MakeBolts(f.preload->bolts, f.fe, fe, fe.dofs->transform()));
+  result.preload_seconds = Seconds(start);
+  observer.Progress(task, 1, 1);
+  if (!result.preload->full.status) result.status = result.preload->full.status;
+}
 
 // The CMS basis on the body's interface, with joint modes Craig-Bampton's basis extended by
 // them, orthogonalized to free-free modes (the rigid-body modes removed: 3 planar, 6
@@ -166,16 +206,22 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
   if (f.full) return result;  // mbs::BuildUnreducedBody makes its basis
   const solvers::SparseMatrix k = fe.ReducedStiffness(), m = fe.ReducedMass();
   const int v = f.cms.vibration_modes;
-  const CmsBasis cms = BuildCmsBasis(k, m, BoundaryDofs(fe, f.cms.boundary, v, key, "interface"), v,
-                                     v, f.cms.free_free, observer);
+  std::vector<reduction::BoundaryDof> boundary =
+      BoundaryDofs(fe, f.cms.boundary, v, key, "interface");
+  for (const reduction::BoundaryDof& dof : BoundaryDofs(fe, f.boundary, v, key, "boundary"))
+    boundary.push_back(dof);
+  const CmsBasis cms = BuildCmsBasis(k, m, boundary, v, v, f.cms.free_free, observer);
   reduction::FreeFreeResult ff = cms.cms;
   if (cms.status && f.joint_modes) {
     const JointModeSpec& spec = *f.joint_modes;
     const JointContact contact = BuildJointContact(fe, spec);  // InputError at spec.key
+    if (f.preload) SolveBodyPreload(fe, f, k, contact, key, observer, result);
+    if (!result.status) return result;
     observer.Progress("joint modes", 0, 1);
     JointModeStageResult stage =
-        RunJointModeStage(k, m, cms.cb, cms.cms.basis, contact, spec, nullptr, PreloadTvds::kAll,
-                          true, f.cms.free_free);
+        RunJointModeStage(k, m, cms.cb, cms.cms.basis, contact, spec,
+                          result.preload ? &result.preload->mode : nullptr,
+                          f.preload ? f.preload->tvds : PreloadTvds::kAll, true, f.cms.free_free);
     observer.Progress("joint modes", 1, 1);
     result.joint_modes = stage.g - stage.dropped;
     ff = std::move(stage.final_orthogonalization);
@@ -189,6 +235,83 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
   result.elastic = std::move(ff.basis);
   result.frequencies = std::move(ff.frequencies);
   return result;
+}
+
+// The bolts of a preload on the coordinates of the basis `v` (their axes V^T a).
+std::vector<Bolt> BasisBolts(const fe::FeModel& fe, const FlexibleBodyOptions& f, const MatX& v) {
+  std::vector<Bolt> bolts = MakeBolts(f.preload->bolts, f.fe, fe, fe.dofs->transform());
+  for (Bolt& bolt : bolts) bolt.axis = VecX(v.transpose() * VecX(bolt.axis)).sparseView();
+  return bolts;
+}
+
+// The pair states of the joint on `contact` (f.joints' order) after its last evaluation.
+std::vector<joint::PairOutput> ContactPairs(const FlexibleBodyOptions& f,
+                                            const std::vector<joint::JointOperator>& joints,
+                                            const std::string& contact) {
+  std::vector<joint::PairOutput> pairs;
+  for (size_t j = 0; j < f.joints.size(); ++j)
+    if (f.joints[j].contact == contact)
+      for (int p = 0; p < joints[j].num_pairs(); ++p) pairs.push_back(joints[j].Output(p));
+  return pairs;
+}
+
+// "preloaded start: 33000 N on 300 of 631 pairs (stick 280, slip 20), max pressure
+// 9.8e+07 Pa, bolt forces 16500 N, 16500 N; pressure against the full solution 1.2e-03".
+std::string PreloadNote(const BodyPreloadFigures& p) {
+  const JointFigures& j = p.start;
+  const int pairs = j.open_pairs + j.sticking_pairs + j.slipping_pairs;
+  std::string note = "preloaded start: " + FormatValue(j.normal_force) + " N on " +
+                     std::to_string(pairs - j.open_pairs) + " of " + std::to_string(pairs) +
+                     " pairs (stick " + std::to_string(j.sticking_pairs) + ", slip " +
+                     std::to_string(j.slipping_pairs) + "), max pressure " +
+                     FormatValue(j.max_pressure) + " Pa";
+  for (size_t b = 0; b < p.bolt_forces.size(); ++b)
+    note += (b == 0 ? ", bolt forces " : ", ") + FormatValue(p.bolt_forces[b]) + " N";
+  return note + "; pressure against the full solution " + FormatValue(p.pressure_error);
+}
+
+// The preload step of a preloaded flexible body on its basis V (FlexibleBodyOptions::
+// preload): the reduced nonlinear static solution q0 under the preload with the body's
+// joints (a touch band, as the static analysis's; converged tightly, so that the start is
+// at rest), the bolts locked there. The body starts at q0 with its joints' history of the
+// step and carries the locked bolts' and the loads' forces as its elastic load.
+template <class Body>
+Status PreloadBody(const fe::FeModel& fe, const FlexibleBodyOptions& f, const BodyBasis& basis,
+                   Body& body, VecX& start, BodyPreloadFigures& figures) {
+  const MatX& v = basis.elastic.vectors;
+  const Clock::time_point clock = Clock::now();
+  std::vector<Bolt> bolts = BasisBolts(fe, f, v);
+  const VecX loads = v.transpose() * fe::AssembleLoads(fe, f.preload->loads);
+  std::vector<int> pair_counts;
+  std::vector<joint::JointOperator> joints;
+  for (const joint::JointOperator& joint : BuildJoints(
+           fe, f.joints, fe.dofs->transform().topRows(fe.dofs->num_mesh_dofs()), {}, pair_counts))
+    joints.push_back(joint.Reduced(v));
+  joint::StaticOptions solver = f.preload->solver;
+  solver.residual_tolerance = std::min(solver.residual_tolerance, 1e-13);
+  solver.increment_tolerance = std::min(solver.increment_tolerance, 1e-12);
+  const auto n = Eigen::Index(v.cols());
+  const MatX stiffness(WithoutBoltStiffness(body.stiffness, bolts));
+  const joint::StaticResult step =
+      joint::SolveStatic(stiffness, joints, loads + BoltLoad(bolts, true, n), solver);
+  if (!step.status)
+    return Status::Failure("the preload step on the body's basis: " + step.status.message);
+  figures.iterations = step.iterations;
+  LockBolts(bolts, step.q);
+  for (joint::JointOperator& joint : joints) (void)joint.Evaluate(step.q);
+  for (size_t j = 0; j < joints.size(); ++j) body.joints[j].CopyHistory(joints[j]);
+  for (const Bolt& bolt : bolts) figures.bolt_forces.push_back(bolt.Force(step.q));
+  figures.start = JointFiguresOf(joints);
+  const std::vector<joint::PairOutput> full = basis.preload->pairs;
+  std::vector<int> all(full.size());
+  std::iota(all.begin(), all.end(), 0);
+  figures.pressure_error =
+      RelativePressureError(ContactPairs(f, joints, f.joint_modes->contact), full, all);
+  body.elastic_load = loads + BoltLoad(bolts, false, n);
+  start = step.q;
+  figures.full_seconds = basis.preload_seconds;
+  figures.reduced_seconds = Seconds(clock);
+  return Status::Ok();
 }
 
 // What differs between building a planar and a spatial model's flexible bodies.
@@ -243,6 +366,19 @@ Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver
     // The unreduced body's frame node's errors at the body's `interface`, others at `fe`.
     decltype(Build(model, fe, basis, spec, f.full)) built;
     Locate(f.full ? key : key + ".fe", [&] { built = Build(model, fe, basis, spec, f.full); });
+    std::optional<BodyPreloadFigures>& preload = result.flexible_preload.emplace_back();
+    if (f.preload) {
+      if (body.modal_coordinates.size() > 0)
+        throw InputError(key + ".modal_coordinates", "(given)",
+                         "a preloaded body starts at its preloaded state");
+      preload.emplace();
+      result.status = PreloadBody(fe, f, basis, *built.body, body.modal_coordinates, *preload);
+      if (!result.status) {
+        result.status.message = task + ": " + result.status.message;
+        return model;
+      }
+      observer.Note(task + ": " + PreloadNote(*preload));
+    }
     body.flexible = built.body;
     PlaceFrame(body, built.centre_of_mass);
     result.flexible_modes.push_back(built.body->modes());
@@ -263,6 +399,29 @@ Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver
                            " elastic coordinates");
   }
   return model;
+}
+
+}  // namespace
+
+namespace {
+
+// A flexible body's preload: loads or bolts, a reduced body with joint modes and a joint on
+// their contact (InputError at bodies[<body>].preload).
+void ValidatePreload(const FlexibleBodyOptions& f) {
+  if (!f.preload) return;
+  const std::string key = "bodies[" + std::to_string(f.body) + "].preload";
+  if (f.preload->loads.empty() && f.preload->bolts.empty())
+    throw InputError(key, "(given)", "needs loads, bolts or both");
+  ValidatePreloads(f.preload->bolts, f.fe, key + ".bolts");
+  if (f.full || !f.joint_modes)
+    throw InputError(key, "(given)",
+                     "needs a reduced body with joint_modes (modes: 0 for the preload mode "
+                     "alone): their contact and normal law give the preload mode");
+  const auto on_contact = [&](const JointSpec& j) { return j.contact == f.joint_modes->contact; };
+  if (std::none_of(f.joints.begin(), f.joints.end(), on_contact))
+    throw InputError(
+        key, "(given)",
+        "needs a joint (key joints) on joint_modes' contact " + f.joint_modes->contact);
 }
 
 }  // namespace
@@ -288,6 +447,7 @@ void MultibodyOptions::Validate() const {
     if (!is_flexible(flexible[i].body))
       throw InputError("flexible[" + std::to_string(i) + "].body", std::to_string(flexible[i].body),
                        "is no flexible body");
+  for (size_t i = 0; i < flexible.size(); ++i) ValidatePreload(flexible[i]);
   for (size_t i = 0; i < output.modal.size(); ++i) {
     const ModalOutput& m = output.modal[i];
     if (!is_flexible(m.body) || m.count < 1)
@@ -451,7 +611,9 @@ namespace {
 template <class System, class Model>
 void RunSystem(const Model& model, const MultibodyOptions& options, MultibodyObserver& observer,
                MultibodyResult& result) {
-  System system(BuildModel(model, options, observer, result));
+  Model built = BuildModel(model, options, observer, result);
+  if (!result.status) return;  // a preload step failed
+  System system(std::move(built));
   if (Simulate(options, system, observer, result))
     for (const FlexibleBodyOptions& f : options.flexible)
       result.flexible_joint_state.push_back(FlexibleJointFigures(system, f.body));

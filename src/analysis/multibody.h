@@ -48,9 +48,22 @@ struct FlexibleBodyOptions {
   // The CMS basis: Craig-Bampton on `cms.boundary`, the body's interface (its markers'
   // reference nodes), with cms.vibration_modes fixed-interface modes.
   CmsSpec cms;
+  // Further Craig-Bampton boundary entries that are no markers' nodes: reference nodes or
+  // single components ("bolt_1_head.uy": the seed's axial preload DOFs).
+  std::vector<std::string> boundary;
   // Craig-Bampton's basis extended by joint modes (wPOD of TVDs, ..) before the free-free
   // orthogonalization (seed 003 section 3.2, as analysis: reduction).
   std::optional<JointModeSpec> joint_modes;
+  // A preload inside the body (bolts and/or loads on reference nodes, as reduction.preload;
+  // needs joint_modes, `modes: 0` for the preload mode alone). Its full nonlinear static
+  // solution (frictionless, joint_modes' normal law; the body held at its first interface
+  // node by springs that carry nothing, the preload being self-equilibrated) is the preload
+  // mode appended to the CMS basis (and the TVDs' focus with tvds: preload_related, seed
+  // 003 section 3.2.3). Then the preload step on the body's basis with its joints (friction
+  // included): the body starts there at rest with that friction history, the bolts locked
+  // at their length (analysis/bolts.h), their and the loads' forces a constant elastic
+  // load fixed in the body.
+  std::optional<PreloadSpec> preload;
   // Contact and friction inside the body: a normal and a friction law per contact of `fe`,
   // evaluated on every pair and reduced onto the body's basis.
   std::vector<JointSpec> joints;
@@ -111,6 +124,19 @@ class MultibodyObserver : public Observer {
   virtual void Configuration(double t, const mbs::spatial::SpatialSystem& system, const VecX& q) {}
 };
 
+// The preloaded start of a flexible body (FlexibleBodyOptions::preload).
+struct BodyPreloadFigures {
+  JointFigures start;               // the body's joints at its start
+  std::vector<double> bolt_forces;  // axial force per preloaded bolt at the start [N]
+  // The start's contact pressure against the full preload solution's on the joint-mode
+  // contact: ||p - p_full||_2 / ||p_full||_2 (friction in the body's joints makes them
+  // differ beyond the reduction's error).
+  double pressure_error = 0.0;
+  int iterations = 0;            // Newton iterations of the body's preload step
+  double full_seconds = 0.0;     // the full preload solution [s]
+  double reduced_seconds = 0.0;  // the body's preload step [s]
+};
+
 struct MultibodyResult {
   Status status;                          // failure: what failed and where (time, step)
   time::TransientResult integration;      // counters, CPU time, energy balance
@@ -125,6 +151,8 @@ struct MultibodyResult {
   // ... and the state of its joints at the end (pairs open, sticking, slipping, the largest
   // pressure, the normal force, the gap and contact-force norms).
   std::vector<JointFigures> flexible_joint_state;
+  // ... and its preloaded start (none: not preloaded).
+  std::vector<std::optional<BodyPreloadFigures>> flexible_preload;
   // Warnings of the run (EnergyGainWarning), also given to the observer as notes.
   std::vector<std::string> warnings;
   double initial_correction = 0.0;        // largest change of the initial positions [m or rad]

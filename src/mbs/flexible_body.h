@@ -30,6 +30,10 @@ template <class Inertia, int Dim>
 struct FlexibleBodyOf {
   Inertia inertia;
   solvers::SparseMatrix stiffness;  // K_ff [n x n] (on the modal coordinates)
+  // A constant load on the modal coordinates [N or N m per unit coordinate], fixed in the
+  // body (a bolt preload: the locked bolts' forces; empty: none). K_ff zeta - load is the
+  // elastic force, 0.5 zeta' K_ff zeta - load' zeta its potential.
+  VecX elastic_load;
   // The displacement per unit of each modal coordinate [m] (its largest nodal entry), for
   // the integrator's scales (SecondOrderSystem::CoordinateUnits).
   VecX units;

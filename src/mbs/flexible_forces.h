@@ -1,8 +1,8 @@
 // The forces inside a multibody system's flexible bodies, planar or spatial: the elastic
-// forces K_ff zeta and the forces of the bodies' joints on their modal coordinates (seed
-// 003 eq. 3.15: contact and friction act on the elastic coordinates only), with their
-// tangents and stored energy. Each system holds its own copies of the joints (their
-// history).
+// forces K_ff zeta (less a constant elastic load: a preload) and the forces of the bodies' joints
+// on their modal coordinates (seed 003 eq. 3.15: contact and friction act on the elastic
+// coordinates only), with their tangents and stored energy. Each system holds its own copies of the
+// joints (their history).
 #pragma once
 
 #include <string>
@@ -65,6 +65,10 @@ class FlexibleForces {
       const VecX force = body.stiffness * q.segment(first, n);
       f.segment(first, n) += force;
       energy += 0.5 * q.segment(first, n).dot(force);
+      if (body.elastic_load.size() > 0) {
+        f.segment(first, n) -= body.elastic_load;
+        energy -= q.segment(first, n).dot(body.elastic_load);
+      }
       stiffness.AddBlock(first, first, body.stiffness);
     }
     VecX force;

@@ -25,14 +25,15 @@ void CheckMarker(const Model& model, const char* list, size_t i, const char* key
 }
 
 // A flexible body (planar or spatial) of item bodies[i]: its FE model built, its initial
-// modal coordinates and rates one per mode (or none: zero) and finite.
+// modal coordinates and rates and its elastic load one per mode (or none: zero) and finite.
 template <class Body>
 void CheckFlexible(const Body& b, size_t i) {
   Require(b.flexible != nullptr, Item("bodies", i, "flexible"), b.name,
           "a flexible body needs its reduced FE model");
   const int n = b.flexible->modes();
   for (const auto& [key, v] : {std::pair{"modal_coordinates", &b.modal_coordinates},
-                               std::pair{"modal_velocities", &b.modal_velocities}}) {
+                               std::pair{"modal_velocities", &b.modal_velocities},
+                               std::pair{"elastic_load", &b.flexible->elastic_load}}) {
     Require(v->size() == 0 || v->size() == n, Item("bodies", i, key),
             std::to_string(v->size()) + " values",
             "must have one per mode (" + std::to_string(n) + ")");

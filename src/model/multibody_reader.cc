@@ -250,7 +250,7 @@ analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
                   "is no reference node of the body's FE model (fe.reference_nodes)");
   f.full = n.Bool("full", false);
   if (f.full)
-    for (const char* key : {"vibration_modes", "rigid_ratio", "joint_modes"})
+    for (const char* key : {"vibration_modes", "rigid_ratio", "joint_modes", "boundary"})
       if (n.Has(key))
         n.FailValue(key, "(given)", "an unreduced body (full: true) has no reduction keys");
   f.cms.vibration_modes = n.Int("vibration_modes", 6, AtLeast(0));
@@ -258,6 +258,13 @@ analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
   if (n.Has("joints")) f.joints = ReadJoints(n, f.fe);
   if (const auto joint_modes = n.OptionalMap("joint_modes"))
     f.joint_modes = ReadJointModeSpecOfJoints(*joint_modes, f.fe, f.joints);
+  if (n.Has("boundary")) f.boundary = n.Strings("boundary");
+  if (const auto preload = n.OptionalMap("preload")) {
+    if (preload->Has("compare_radius"))
+      preload->FailValue("compare_radius", "(given)",
+                         "is a key of reduction.preload: a body compares all pairs");
+    f.preload = ReadPreloadSpec(*preload, f.fe);
+  }
   return f;
 }
 

@@ -115,6 +115,15 @@ io::VtuGrid DeformedMesh(const System& system, int b, const VecX& q) {
   return grid;
 }
 
+// Flexible body i's preloaded start (null: not preloaded).
+nlohmann::json PreloadSummary(const analysis::MultibodyResult& result, size_t i) {
+  if (i >= result.flexible_preload.size() || !result.flexible_preload[i]) return nullptr;
+  const analysis::BodyPreloadFigures& p = *result.flexible_preload[i];
+  return {{"start", JointFiguresSummary(p.start)},      {"bolt_forces_n", p.bolt_forces},
+          {"pressure_error_vs_full", p.pressure_error}, {"iterations", p.iterations},
+          {"full_solution_s", p.full_seconds},          {"body_step_s", p.reduced_seconds}};
+}
+
 }  // namespace
 
 void MultibodyReport::Sample(const std::vector<double>& row) {
@@ -197,6 +206,7 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
          {"joints_at_end", i < result.flexible_joint_state.size()  // none: not integrated
                                ? JointFiguresSummary(result.flexible_joint_state[i])
                                : nlohmann::json()},
+         {"preload", PreloadSummary(result, i)},
          {"frequencies_hz", std::vector<double>(f.data(), f.data() + f.size())}});
   }
   summary["warnings"] = result.warnings;
