@@ -128,7 +128,8 @@ py::dict TransientArrays(const analysis::TransientOptions&,
 // initial correction and the largest constraint violation [m or rad]; per flexible body
 // (`flexible_bodies`) its name, elastic coordinates (`modes`), joint modes, the state of its
 // joints at the end (`joints_at_end`, as in summary.json), its preloaded start (`preload`,
-// as in summary.json; absent: not preloaded) and the free-free frequencies of its basis [Hz].
+// as in summary.json; absent: not preloaded), the wall times of its preprocessing stages
+// (`times_s`) and the free-free frequencies of its basis [Hz].
 py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
                          const analysis::MultibodyResult& result) {
   py::dict out = SampleArrays(result.columns, result.rows, result.integration,
@@ -153,6 +154,7 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
           py::arg("iterations") = p.iterations, py::arg("full_solution_s") = p.full_seconds,
           py::arg("body_step_s") = p.reduced_seconds);
     }
+    body["times_s"] = result.flexible_times[i];
     body["frequencies_hz"] = Array(result.flexible_frequencies[i]);
     bodies.append(body);
   }

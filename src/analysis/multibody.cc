@@ -153,8 +153,9 @@ void Locate(const std::string& prefix, const Build& build) {
 struct BodyBasis {
   Status status;
   reduction::ReductionBasis elastic;
-  VecX frequencies;     // free-free frequencies [Hz] (none for the unreduced body)
-  int joint_modes = 0;  // appended to Craig-Bampton's basis
+  VecX frequencies;                     // free-free frequencies [Hz] (none for the unreduced body)
+  int joint_modes = 0;                  // appended to Craig-Bampton's basis
+  std::map<std::string, double> times;  // MultibodyResult::flexible_times' stages [s]
   std::optional<PreloadSolution> preload;  // the full preload solution (a preloaded body)
   double preload_seconds = 0.0;
 };
@@ -191,7 +192,7 @@ void SolveBodyPreload(const fe::FeModel& fe, const FlexibleBodyOptions& f,
   result.preload =
       SolvePreload(fe, HeldStiffness(fe, k, f.cms.boundary.front(), key), contact, *f.preload,
                    MakeBolts(f.preload->bolts, f.fe, fe, fe.dofs->transform()));
-  result.preload_seconds = Seconds(start);
+  result.preload_seconds = result.times["preload"] = Seconds(start);
   observer.Progress(task, 1, 1);
   if (!result.preload->full.status) result.status = result.preload->full.status;
 }
@@ -211,6 +212,9 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
   for (const reduction::BoundaryDof& dof : BoundaryDofs(fe, f.boundary, v, key, "boundary"))
     boundary.push_back(dof);
   const CmsBasis cms = BuildCmsBasis(k, m, boundary, v, v, f.cms.free_free, observer);
+  result.times["craig_bampton"] = cms.cb.partition_seconds + cms.cb.factor_seconds +
+                                  cms.cb.eigen_seconds + cms.cb.constraint_seconds +
+                                  cms.cb.projection_seconds;
   reduction::FreeFreeResult ff = cms.cms;
   if (cms.status && f.joint_modes) {
     const JointModeSpec& spec = *f.joint_modes;
@@ -224,6 +228,10 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
                           f.preload ? f.preload->tvds : PreloadTvds::kAll, true, f.cms.free_free);
     observer.Progress("joint modes", 1, 1);
     result.joint_modes = stage.g - stage.dropped;
+    const JointModeTimes& t = stage.times;
+    result.times["tvds"] = t.tvd_forces + t.tvd_solves;
+    result.times["joint_modes"] = t.pod + t.joint_mode_solves + t.extend;
+    result.times["orthogonalization"] = t.orthogonalization;
     ff = std::move(stage.final_orthogonalization);
     if (!stage.status) ff.status = stage.status;
   }
@@ -365,7 +373,14 @@ Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver
     if (!basis.status) throw InputError(key, body.name, "reduction: " + basis.status.message);
     // The unreduced body's frame node's errors at the body's `interface`, others at `fe`.
     decltype(Build(model, fe, basis, spec, f.full)) built;
+    const Clock::time_point build_start = Clock::now();
     Locate(f.full ? key : key + ".fe", [&] { built = Build(model, fe, basis, spec, f.full); });
+    std::map<std::string, double>& times = result.flexible_times.emplace_back(basis.times);
+    times.insert({{"mesh", fe.times.mesh},
+                  {"assembly", fe.times.assembly},
+                  {"constraints", fe.times.constraints},
+                  {"pairing", fe.times.pairing},
+                  {"body", Seconds(build_start)}});
     std::optional<BodyPreloadFigures>& preload = result.flexible_preload.emplace_back();
     if (f.preload) {
       if (body.modal_coordinates.size() > 0)
@@ -377,6 +392,7 @@ Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver
         result.status.message = task + ": " + result.status.message;
         return model;
       }
+      times["preload_step"] = preload->reduced_seconds;
       observer.Note(task + ": " + PreloadNote(*preload));
     }
     body.flexible = built.body;

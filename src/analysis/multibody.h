@@ -6,6 +6,7 @@
 // work of the constraint forces, and the largest constraint violation.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -153,6 +154,11 @@ struct MultibodyResult {
   std::vector<JointFigures> flexible_joint_state;
   // ... and its preloaded start (none: not preloaded).
   std::vector<std::optional<BodyPreloadFigures>> flexible_preload;
+  // ... and the wall times of its preprocessing [s]: mesh, assembly, constraints, pairing
+  // (the FE model), craig_bampton, preload (the full preload solution), tvds, joint_modes
+  // (POD, solves, extension), orthogonalization, body (inertia integrals, joints on the
+  // basis), preload_step (on the body's basis); those of stages it had.
+  std::vector<std::map<std::string, double>> flexible_times;
   // Warnings of the run (EnergyGainWarning), also given to the observer as notes.
   std::vector<std::string> warnings;
   double initial_correction = 0.0;        // largest change of the initial positions [m or rad]

@@ -207,6 +207,7 @@ RunOutcome MultibodyReport::Finish(const analysis::MultibodyResult& result) {
                                ? JointFiguresSummary(result.flexible_joint_state[i])
                                : nlohmann::json()},
          {"preload", PreloadSummary(result, i)},
+         {"times_s", result.flexible_times[i]},
          {"frequencies_hz", std::vector<double>(f.data(), f.data() + f.size())}});
   }
   summary["warnings"] = result.warnings;

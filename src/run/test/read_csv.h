@@ -1,6 +1,7 @@
 // Reading a result CSV (numbers only, header row) back by column, for the example tests.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -26,7 +27,8 @@ inline CsvTable ReadCsv(const std::filesystem::path& path) {
     std::istringstream row(line);
     for (const auto& name : names) {
       std::getline(row, cell, ',');
-      table.columns[name].push_back(std::stod(cell));
+      // strtod, not stod: a subnormal value (a z coordinate decaying to 1e-320) is a value.
+      table.columns[name].push_back(std::strtod(cell.c_str(), nullptr));
     }
     ++table.rows;
   }
