@@ -107,6 +107,7 @@ namespace {
 
 // The TVDs of result.tvd_basis -> the joint modes -> `base` extended by them (into result).
 Status ExtendByStageJointModes(const solvers::SparseMatrix& stiffness,
+                               const solvers::SparseMatrix& mass,
                                const reduction::CraigBamptonResult& cb,
                                const reduction::ReductionBasis& base, const JointContact& contact,
                                const JointModeSpec& spec, JointModeStageResult& result) {
@@ -137,7 +138,7 @@ Status ExtendByStageJointModes(const solvers::SparseMatrix& stiffness,
   if (result.g > 0) result.ratio = modes.ratio(result.g - 1);
   const Clock::time_point start = Clock::now();
   reduction::ExtendResult extended = reduction::ExtendBasis(
-      base, modes.modes, stiffness, reduction::VectorKind::kJointMode, "joint");
+      base, modes.modes, stiffness, reduction::VectorKind::kJointMode, "joint", 1e-8, &mass);
   result.times.extend = Seconds(start);
   if (!extended.status) return Status::Failure("joint modes: " + extended.status.message);
   result.extended = std::move(extended.basis);
@@ -178,7 +179,7 @@ JointModeStageResult RunJointModeStage(
   result.m = result.tvd_basis.size();
   result.extended = base;
   if (!spec.none()) {
-    result.status = ExtendByStageJointModes(stiffness, cb, base, contact, spec, result);
+    result.status = ExtendByStageJointModes(stiffness, mass, cb, base, contact, spec, result);
     if (!result.status) return result;
   }
   // The reduced eigenproblem of the extended basis: its frequencies either way, and its

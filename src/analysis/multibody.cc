@@ -1,5 +1,6 @@
 #include "analysis/multibody.h"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cctype>
@@ -182,9 +183,24 @@ solvers::SparseMatrix HeldStiffness(const fe::FeModel& fe, const solvers::Sparse
   return k + springs;
 }
 
-// The full preload solution of a preloaded body (its preload mode), into `result`.
+// x without its rigid-body motion: x - R R^T M x, R the `rigid` M-orthonormal rigid-body
+// modes of Craig-Bampton's basis (the lowest eigenvectors of its reduced K and M; a free
+// body's CB basis spans them). The held preload solution moves as the held node makes it;
+// that motion, far larger in the mass norm than the joint's local deformation, would leave
+// the preload mode nearly dependent on the CB basis (the seed-sized rod: V^T M V not
+// positive definite). It changes no gap, so the preload's TVDs stay the same.
+VecX WithoutRigidMotion(const VecX& x, const reduction::CraigBamptonResult& cb,
+                        const solvers::SparseMatrix& mass, int rigid) {
+  const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> modes(cb.stiffness, cb.mass);
+  const MatX r = cb.basis.vectors * modes.eigenvectors().leftCols(rigid);
+  return x - r * (r.transpose() * (mass * x));
+}
+
+// The full preload solution of a preloaded body (its preload mode without rigid-body
+// motion), into `result`.
 void SolveBodyPreload(const fe::FeModel& fe, const FlexibleBodyOptions& f,
-                      const solvers::SparseMatrix& k, const JointContact& contact,
+                      const solvers::SparseMatrix& k, const solvers::SparseMatrix& m,
+                      const CmsBasis& cms, int rigid, const JointContact& contact,
                       const std::string& key, Observer& observer, BodyBasis& result) {
   const std::string task = "preload, full nonlinear static solution";
   observer.Progress(task, 0, 1);
@@ -195,6 +211,7 @@ void SolveBodyPreload(const fe::FeModel& fe, const FlexibleBodyOptions& f,
   result.preload_seconds = result.times["preload"] = Seconds(start);
   observer.Progress(task, 1, 1);
   if (!result.preload->full.status) result.status = result.preload->full.status;
+  result.preload->mode = WithoutRigidMotion(result.preload->mode, cms.cb, m, rigid);
 }
 
 // The CMS basis on the body's interface, with joint modes Craig-Bampton's basis extended by
@@ -219,7 +236,7 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
   if (cms.status && f.joint_modes) {
     const JointModeSpec& spec = *f.joint_modes;
     const JointContact contact = BuildJointContact(fe, spec);  // InputError at spec.key
-    if (f.preload) SolveBodyPreload(fe, f, k, contact, key, observer, result);
+    if (f.preload) SolveBodyPreload(fe, f, k, m, cms, rigid_modes, contact, key, observer, result);
     if (!result.status) return result;
     observer.Progress("joint modes", 0, 1);
     JointModeStageResult stage =

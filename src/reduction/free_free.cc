@@ -56,12 +56,19 @@ FreeFreeResult OrthogonalizeToFreeFree(const ReductionBasis& basis, const MatX& 
   const MatX scaled_stiffness = scale.asDiagonal() * stiffness * scale.asDiagonal();
   const Eigen::LLT<MatX> llt(scaled_mass);
   const VecX l_diagonal = MatX(llt.matrixL()).diagonal();
-  if (llt.info() != Eigen::Success ||
-      std::pow(l_diagonal.minCoeff() / l_diagonal.maxCoeff(), 2) < kDependentBasis) {
+  Eigen::Index weakest = 0;
+  const double ratio = std::pow(l_diagonal.minCoeff(&weakest) / l_diagonal.maxCoeff(), 2);
+  if (llt.info() != Eigen::Success || !(ratio >= kDependentBasis)) {
     result.status = Status::Failure(
         "free-free orthogonalization: the " + std::to_string(m) +
         " basis vectors are (nearly) linearly dependent in the mass inner product (V^T M V is " +
-        "not safely positive definite)");
+        "not safely positive definite" +
+        (llt.info() == Eigen::Success
+             ? ": column '" + basis.columns[weakest].name +
+                   "' is nearly a combination of those before it, squared ratio " + Short(ratio) +
+                   " < " + Short(kDependentBasis)
+             : std::string()) +
+        ")");
     return result;
   }
   // L^-1 K L^-T z = lambda z, y = L^-T z (M-orthonormal: Y^T M Y = I).

@@ -97,7 +97,8 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCho
 
 ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
                          const SparseMatrix& stiffness, VectorKind kind,
-                         const std::string& name_prefix, double dependency_tolerance) {
+                         const std::string& name_prefix, double dependency_tolerance,
+                         const SparseMatrix* mass) {
   JD_CHECK(dependency_tolerance > 0.0 && dependency_tolerance < 1.0,
            "ExtendBasis: dependency_tolerance must be in (0, 1)");
   const Eigen::Index n = modes.rows();
@@ -110,6 +111,7 @@ ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
   // combined by the eigenvectors of their K-Gram matrix (its null space, the rigid-body
   // motion the basis may hold, has no K-norm and is left out).
   MatX b(n, 0), kb(n, 0);
+  MatX rigid(n, 0), m_rigid(n, 0);  // M-orthonormal rigid-body motions R of span(V), and M R
   if (basis.size() > 0) {
     const MatX& v = basis.vectors;
     const MatX kv = stiffness * v;
@@ -121,9 +123,16 @@ ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
     const Eigen::SelfAdjointEigenSolver<MatX> eigen(gram);
     JD_CHECK(eigen.info() == Eigen::Success, "ExtendBasis: dense eigensolver");
     const double largest = eigen.eigenvalues().cwiseAbs().maxCoeff();
-    std::vector<int> kept;
-    for (Eigen::Index j = 0; j < gram.rows(); ++j) {
-      if (eigen.eigenvalues()(j) > kNullEigenvalue * largest) kept.push_back(static_cast<int>(j));
+    std::vector<int> kept, null;
+    for (Eigen::Index j = 0; j < gram.rows(); ++j)
+      (eigen.eigenvalues()(j) > kNullEigenvalue * largest ? kept : null)
+          .push_back(static_cast<int>(j));
+    if (mass && !null.empty()) {
+      rigid = v * (scale.asDiagonal() * eigen.eigenvectors()(Eigen::all, null));
+      const Eigen::LLT<MatX> gram_m(MatX(rigid.transpose() * (*mass * rigid)));
+      JD_CHECK(gram_m.info() == Eigen::Success, "ExtendBasis: rigid-body motions without mass");
+      rigid = MatX(gram_m.matrixU().transpose().solve(rigid.transpose())).transpose();
+      m_rigid = *mass * rigid;
     }
     MatX coefficients(v.cols(), kept.size());
     for (std::size_t c = 0; c < kept.size(); ++c)
@@ -153,6 +162,7 @@ ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
       ++result.dropped;
       continue;
     }
+    a -= rigid * (m_rigid.transpose() * a);  // no K-norm: ka stays
     a /= remainder;
     ka /= remainder;
     b.conservativeResize(n, b.cols() + 1);

@@ -77,9 +77,15 @@ struct ExtendResult {
 };
 
 // Appends `modes` (n x g) to `basis` after K-orthogonalization against it (K: the model's
-// stiffness on all n rows, both triangles). dependency_tolerance in (0, 1).
+// stiffness on all n rows, both triangles). dependency_tolerance in (0, 1). With `mass` (M
+// on the same rows) the kept modes are also made M-orthogonal to the rigid-body motions
+// in span(basis) (the null space of its K-Gram matrix; none for a held model): the span
+// stays the same, but a free structure's joint mode no longer carries a rigid motion far
+// larger in the mass norm than its local deformation, which left the extended basis
+// nearly dependent in M (the seed-sized connecting rod: squared ratio 1.6e-14).
 ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
                          const solvers::SparseMatrix& stiffness, VectorKind kind,
-                         const std::string& name_prefix, double dependency_tolerance = 1e-8);
+                         const std::string& name_prefix, double dependency_tolerance = 1e-8,
+                         const solvers::SparseMatrix* mass = nullptr);
 
 }  // namespace jointdyn::reduction
