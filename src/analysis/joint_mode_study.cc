@@ -64,6 +64,13 @@ ProjectedBasis Project(const MatX& v, int cms, const StudyModel& study) {
   return p;
 }
 
+// The pair pressures of a joint after its last evaluation [Pa].
+VecX PairPressures(const joint::JointOperator& joint) {
+  VecX p(joint.num_pairs());
+  for (int i = 0; i < joint.num_pairs(); ++i) p(i) = joint.Output(i).pressure;
+  return p;
+}
+
 StudyPoint SolveReduced(const ProjectedBasis& p, int g, int load_case, const JointContact& contact,
                         const joint::StaticOptions& options) {
   const int r = p.cms + std::min(g, p.extra);
@@ -84,6 +91,7 @@ StudyPoint SolveReduced(const ProjectedBasis& p, int g, int load_case, const Joi
     return point;
   }
   point.values = CriterionValues(p.measure_rows[load_case].head(r).dot(result.q), joints);
+  point.pressures = PairPressures(joints[0]);
   return point;
 }
 
@@ -104,7 +112,9 @@ StudyPoint SolveFull(const StudyModel& study, size_t c, const joint::StaticOptio
   point.status = result.status;
   if (!result.status) return point;
   point.status = joints[0].Evaluate(result.q);
-  if (point.status) point.values = CriterionValues(result.q(study.measure_dofs[c]), joints);
+  if (!point.status) return point;
+  point.values = CriterionValues(result.q(study.measure_dofs[c]), joints);
+  point.pressures = PairPressures(joints[0]);
   return point;
 }
 
@@ -232,6 +242,11 @@ JointModeStudyResult RunJointModeStudy(const JointModeStudyOptions& options, Obs
     study.loads.back() += BoltLoad(study.bolts.back(), true, study.loads.back().size());
   }
   result.pairs = study.contact.num_pairs();
+  const std::vector<fe::ContactPair>& pairs = model.contacts[study.contact.contact_index].pairs;
+  result.pair_positions = MatX::Zero(result.pairs, 3);
+  for (int p = 0; p < result.pairs; ++p)
+    result.pair_positions.row(p).head(model.mesh.dim) =
+        model.mesh.nodes.row(pairs[p].slave).head(model.mesh.dim);
 
   // The full reference solutions.
   const int cases = static_cast<int>(options.cases.size());

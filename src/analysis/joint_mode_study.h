@@ -66,6 +66,7 @@ struct JointModeStudyOptions {
 struct StudyPoint {
   Status status;
   std::array<double, kCriteria> values{};  // criteria.h
+  VecX pressures;                          // per pair of the contact [Pa] (seed 003 fig. 4.18)
   int iterations = 0;
   double seconds = 0.0;
 };
@@ -96,6 +97,7 @@ struct JointModeStudyResult {
   Status status;  // the first failure (later solutions are still tried)
   fe::FeModel model;
   int pairs = 0;
+  MatX pair_positions;    // pairs x 3: the slave node of each pair [m]
   int m = 0;              // CMS basis columns
   std::string cms_basis;  // reduction::Describe of the CMS basis
   int rigid_modes_removed = 0;

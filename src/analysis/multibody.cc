@@ -239,10 +239,10 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
     if (f.preload) SolveBodyPreload(fe, f, k, m, cms, rigid_modes, contact, key, observer, result);
     if (!result.status) return result;
     observer.Progress("joint modes", 0, 1);
-    JointModeStageResult stage =
-        RunJointModeStage(k, m, cms.cb, cms.cms.basis, contact, spec,
-                          result.preload ? &result.preload->mode : nullptr,
-                          f.preload ? f.preload->tvds : PreloadTvds::kAll, true, f.cms.free_free);
+    JointModeStageResult stage = RunJointModeStage(
+        k, m, cms.cb, cms.cms.basis, contact, spec,
+        result.preload && f.preload_mode ? &result.preload->mode : nullptr,
+        f.preload && f.preload_mode ? f.preload->tvds : PreloadTvds::kAll, true, f.cms.free_free);
     observer.Progress("joint modes", 1, 1);
     result.joint_modes = stage.g - stage.dropped;
     const JointModeTimes& t = stage.times;
@@ -446,6 +446,9 @@ void ValidatePreload(const FlexibleBodyOptions& f) {
   if (f.preload->loads.empty() && f.preload->bolts.empty())
     throw InputError(key, "(given)", "needs loads, bolts or both");
   ValidatePreloads(f.preload->bolts, f.fe, key + ".bolts");
+  if (!f.preload_mode && f.preload->tvds == PreloadTvds::kPreloadRelated)
+    throw InputError(key + ".tvds", "preload_related",
+                     "differentiates the preload mode: with mode: false take tvds: all");
   if (f.full || !f.joint_modes)
     throw InputError(key, "(given)",
                      "needs a reduced body with joint_modes (modes: 0 for the preload mode "

@@ -65,6 +65,10 @@ struct FlexibleBodyOptions {
   // at their length (analysis/bolts.h), their and the loads' forces a constant elastic
   // load fixed in the body.
   std::optional<PreloadSpec> preload;
+  // Whether the preload mode joins the basis (false: the CMS basis and joint modes of all
+  // TVDs alone, the seed's "0 PLM" runs, fig. 4.28; the full preload solution still gives
+  // the start's pressure error).
+  bool preload_mode = true;
   // Contact and friction inside the body: a normal and a friction law per contact of `fe`,
   // evaluated on every pair and reduced onto the body's basis.
   std::vector<JointSpec> joints;

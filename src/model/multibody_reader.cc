@@ -263,7 +263,10 @@ analysis::FlexibleBodyOptions ReadFlexible(const ModelNode& n, int body) {
     if (preload->Has("compare_radius"))
       preload->FailValue("compare_radius", "(given)",
                          "is a key of reduction.preload: a body compares all pairs");
+    f.preload_mode = preload->Bool("mode", true);
+    const bool tvds = preload->Has("tvds");
     f.preload = ReadPreloadSpec(*preload, f.fe);
+    if (!f.preload_mode && !tvds) f.preload->tvds = analysis::PreloadTvds::kAll;
   }
   return f;
 }

@@ -52,6 +52,29 @@ std::string ErrorTables(const analysis::LoadCase& lc, const std::vector<int>& mo
   return out;
 }
 
+// <case>_pressures.csv: per pair its slave node's x, y, z [m] and the contact pressure [Pa]
+// of the full solution and of every reduced one (<method>_<g>; nan where it failed), for
+// maps of the joint (seed 003 figs. 4.18-4.19; bench/rod_pressure_maps.py draws them).
+void WritePressures(const analysis::JointModeStudyOptions& options,
+                    const analysis::JointModeStudyResult& result, size_t c, OutputFolder& folder) {
+  const analysis::StudyCase& study_case = result.cases[c];
+  std::vector<std::string> columns = {"x", "y", "z", "full"};
+  std::vector<const VecX*> fields = {&study_case.full.pressures};
+  for (const analysis::StudyCurve& curve : study_case.curves)
+    for (size_t i = 0; i < curve.points.size(); ++i) {
+      columns.push_back(std::string(analysis::ExtensionKey(curve.method)) + "_" +
+                        std::to_string(options.modes[i]));
+      fields.push_back(&curve.points[i].pressures);
+    }
+  io::CsvWriter csv(folder.File(options.cases[c].name + "_pressures.csv"), columns);
+  for (int p = 0; p < result.pairs; ++p) {
+    const MatX& x = result.pair_positions;
+    std::vector<double> row = {x(p, 0), x(p, 1), x(p, 2)};
+    for (const VecX* field : fields) row.push_back(field->size() > p ? (*field)(p) : std::nan(""));
+    csv.Row(row);
+  }
+}
+
 // study.csv's rows of one load case, and its error plots.
 void WriteCase(const analysis::JointModeStudyOptions& options, size_t c,
                const analysis::StudyCase& study_case, io::CsvWriter& csv, OutputFolder& folder) {
@@ -166,6 +189,7 @@ RunOutcome JointModeStudyReport::Finish(const analysis::JointModeStudyResult& re
   std::string tables = "# " + options_.title + ": errors against the full model\n";
   for (size_t c = 0; c < result.cases.size(); ++c) {
     WriteCase(options_, c, result.cases[c], csv, folder_);
+    WritePressures(options_, result, c, folder_);
     tables += ErrorTables(options_.cases[c], options_.modes, result.cases[c]);
     Note(FirstBelowOnePercent(options_.cases[c], result.cases[c]));
     cases.push_back(CaseSummary(options_, c, result.cases[c]));
