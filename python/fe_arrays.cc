@@ -220,9 +220,16 @@ py::dict JointModeStudyArrays(const analysis::JointModeStudyOptions& options,
     py::dict entry;
     entry["full"] = Criteria(study.full.values);
     py::list curves;
-    for (const analysis::StudyCurve& curve : study.curves)
+    py::dict pressures;  // per pair [Pa], as <case>_pressures.csv
+    pressures["full"] = Array(study.full.pressures);
+    for (const analysis::StudyCurve& curve : study.curves) {
       curves.append(CurveArrays(curve, options.modes));
+      for (size_t g = 0; g < curve.points.size(); ++g)
+        pressures[py::str(std::string(analysis::ExtensionKey(curve.method)) + "_" +
+                          std::to_string(options.modes[g]))] = Array(curve.points[g].pressures);
+    }
     entry["curves"] = curves;
+    entry["pressures_pa"] = pressures;
     cases[py::str(options.cases[i].name)] = entry;
   }
   out["cases"] = cases;
@@ -230,6 +237,7 @@ py::dict JointModeStudyArrays(const analysis::JointModeStudyOptions& options,
   for (const analysis::PovCurve& pov : result.povs)
     povs[analysis::ExtensionKey(pov.method)] = Array(pov.ratio);
   out["pov_ratio"] = povs;
+  out["pair_positions_m"] = Array(result.pair_positions);
   out["m"] = result.m;
   out["cms_basis"] = result.cms_basis;
   out["times_s"] = result.times;

@@ -443,6 +443,11 @@ def test_joint_mode_study_curves():
         wpod = next(c for c in case["curves"] if c["method"] == "wpod_tvd")
         assert list(wpod["g"]) == [0, 5, 10]
         assert wpod["gap_norm_error"][2] < wpod["gap_norm_error"][0]
+        # The pressure per pair (as <case>_pressures.csv): closer to the full one at g = 10.
+        p = case["pressures_pa"]
+        assert p["full"].shape == (result["pair_positions_m"].shape[0],)
+        assert (np.linalg.norm(p["wpod_tvd_10"] - p["full"])
+                < np.linalg.norm(p["wpod_tvd_0"] - p["full"]))
 
 
 def test_unknown_analysis_names_the_choices():
