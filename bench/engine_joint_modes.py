@@ -27,8 +27,8 @@ Studies:
         [coarse|seed] [G,G,..] [methods,preload,speed]
 
 `seed` meshes the rod as the seed (tet4, 3.6 / 1.7 mm: 631 pairs); `coarse` is the
-example's (tet4, 8 mm, 100 pairs). Writes engine_gap_<rpm>rpm.svg (the gap norms),
-engine_error_<study>.svg (e(t) per run), engine_max_error.svg (max e over g),
+example's (tet4, 8 mm, 100 pairs). Writes engine_gap_<rpm>rpm.png (the gap norms),
+engine_error_<study>.png (e(t) per run), engine_max_error.png (max e over g),
 engine_study.json and prints the table.
 """
 import copy
@@ -118,7 +118,7 @@ def plot(path, title, ylabel, curves, log=False, xlabel="time t [s]"):
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
@@ -170,11 +170,11 @@ def main():
               f"{r['cpu_seconds']:8.1f} {prep:8.1f} {r['peak_memory_mb']:8.0f}")
     for rpm in speeds:
         shown = (f"{rpm}rpm_all_wpod", f"{rpm}rpm_none_wpod")
-        plot(out / f"engine_gap_{rpm}rpm.svg", f"Gap norm of the big-end joint, {rpm} rpm",
+        plot(out / f"engine_gap_{rpm}rpm.png", f"Gap norm of the big-end joint, {rpm} rpm",
              "||g|| [m]", {n: (r["time"], r["gap"]) for n, r in results.items()
                            if n.startswith(shown)})
     for study, keys_of in runs.items():
-        plot(out / f"engine_error_{study}.svg", f"Gap-norm error, {study} ({mesh} mesh)",
+        plot(out / f"engine_error_{study}.png", f"Gap-norm error, {study} ({mesh} mesh)",
              "e(t) [-]", {name(*k): errors(results[name(*k)], results[name(*references[k[0]])])
                           for k in keys_of if name(*k) in results}, log=True)
     curves = {}
@@ -186,7 +186,7 @@ def main():
             t, y = curves.setdefault(label, ([], []))
             t.append(g)
             y.append(table[name(rpm, plm, method, g)]["max_error"])
-    plot(out / "engine_max_error.svg", f"Largest gap-norm error over the run ({mesh} mesh)",
+    plot(out / "engine_max_error.png", f"Largest gap-norm error over the run ({mesh} mesh)",
          "max e [-]", curves, log=True, xlabel="joint modes g")
     study = {"mesh": mesh, "t_sim_s": t_sim, "g_ref": g_ref, "wall_seconds": wall,
              "failed": failed, "runs": table}

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -150,7 +151,9 @@ py::dict MultibodyArrays(const analysis::MultibodyOptions& options,
       const analysis::BodyPreloadFigures& p = *result.flexible_preload[i];
       body["preload"] = py::dict(
           py::arg("start") = JointFiguresDict(p.start), py::arg("bolt_forces_n") = p.bolt_forces,
-          py::arg("pressure_error_vs_full") = p.pressure_error,
+          py::arg("pressure_error_vs_full") = std::isfinite(p.pressure_error)
+                                                  ? py::object(py::float_(p.pressure_error))
+                                                  : py::object(py::none()),
           py::arg("iterations") = p.iterations, py::arg("full_solution_s") = p.full_seconds,
           py::arg("body_step_s") = p.reduced_seconds);
     }

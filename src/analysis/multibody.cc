@@ -263,7 +263,8 @@ BodyBasis BuildBodyBasis(const fe::FeModel& fe, const FlexibleBodyOptions& f,
 }
 
 // The bolts of a preload on the coordinates of the basis `v` (their axes V^T a).
-std::vector<Bolt> BasisBolts(const fe::FeModel& fe, const FlexibleBodyOptions& f, const MatX& v) {
+template <class Basis>
+std::vector<Bolt> BasisBolts(const fe::FeModel& fe, const FlexibleBodyOptions& f, const Basis& v) {
   std::vector<Bolt> bolts = MakeBolts(f.preload->bolts, f.fe, fe, fe.dofs->transform());
   for (Bolt& bolt : bolts) bolt.axis = VecX(v.transpose() * VecX(bolt.axis)).sparseView();
   return bolts;
@@ -292,6 +293,7 @@ std::string PreloadNote(const BodyPreloadFigures& p) {
                      FormatValue(j.max_pressure) + " Pa";
   for (size_t b = 0; b < p.bolt_forces.size(); ++b)
     note += (b == 0 ? ", bolt forces " : ", ") + FormatValue(p.bolt_forces[b]) + " N";
+  if (std::isnan(p.pressure_error)) return note;  // an unreduced body
   return note + "; pressure against the full solution " + FormatValue(p.pressure_error);
 }
 
@@ -300,10 +302,11 @@ std::string PreloadNote(const BodyPreloadFigures& p) {
 // joints (a touch band, as the static analysis's; converged tightly, so that the start is
 // at rest), the bolts locked there. The body starts at q0 with its joints' history of the
 // step and carries the locked bolts' and the loads' forces as its elastic load.
-template <class Body>
+// `v`: the reduced body's basis (dense) or the unreduced body's (sparse: the step is then
+// the full one, with friction; no pressure error).
+template <class Body, class Basis>
 Status PreloadBody(const fe::FeModel& fe, const FlexibleBodyOptions& f, const BodyBasis& basis,
-                   Body& body, VecX& start, BodyPreloadFigures& figures) {
-  const MatX& v = basis.elastic.vectors;
+                   const Basis& v, Body& body, VecX& start, BodyPreloadFigures& figures) {
   const Clock::time_point clock = Clock::now();
   std::vector<Bolt> bolts = BasisBolts(fe, f, v);
   const VecX loads = v.transpose() * fe::AssembleLoads(fe, f.preload->loads);
@@ -316,7 +319,7 @@ Status PreloadBody(const fe::FeModel& fe, const FlexibleBodyOptions& f, const Bo
   solver.residual_tolerance = std::min(solver.residual_tolerance, 1e-13);
   solver.increment_tolerance = std::min(solver.increment_tolerance, 1e-12);
   const auto n = Eigen::Index(v.cols());
-  const MatX stiffness(WithoutBoltStiffness(body.stiffness, bolts));
+  const Basis stiffness(WithoutBoltStiffness(body.stiffness, bolts));
   const joint::StaticResult step =
       joint::SolveStatic(stiffness, joints, loads + BoltLoad(bolts, true, n), solver);
   if (!step.status)
@@ -327,11 +330,14 @@ Status PreloadBody(const fe::FeModel& fe, const FlexibleBodyOptions& f, const Bo
   for (size_t j = 0; j < joints.size(); ++j) body.joints[j].CopyHistory(joints[j]);
   for (const Bolt& bolt : bolts) figures.bolt_forces.push_back(bolt.Force(step.q));
   figures.start = JointFiguresOf(joints);
-  const std::vector<joint::PairOutput> full = basis.preload->pairs;
-  std::vector<int> all(full.size());
-  std::iota(all.begin(), all.end(), 0);
-  figures.pressure_error =
-      RelativePressureError(ContactPairs(f, joints, f.joint_modes->contact), full, all);
+  figures.pressure_error = std::nan("");
+  if (basis.preload) {
+    const std::vector<joint::PairOutput>& full = basis.preload->pairs;
+    std::vector<int> all(full.size());
+    std::iota(all.begin(), all.end(), 0);
+    figures.pressure_error =
+        RelativePressureError(ContactPairs(f, joints, f.joint_modes->contact), full, all);
+  }
   body.elastic_load = loads + BoltLoad(bolts, false, n);
   start = step.q;
   figures.full_seconds = basis.preload_seconds;
@@ -404,7 +410,11 @@ Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver
         throw InputError(key + ".modal_coordinates", "(given)",
                          "a preloaded body starts at its preloaded state");
       preload.emplace();
-      result.status = PreloadBody(fe, f, basis, *built.body, body.modal_coordinates, *preload);
+      result.status =
+          f.full ? PreloadBody(fe, f, basis, mbs::UnreducedBasis(fe, f.cms.boundary.front()),
+                               *built.body, body.modal_coordinates, *preload)
+                 : PreloadBody(fe, f, basis, basis.elastic.vectors, *built.body,
+                               body.modal_coordinates, *preload);
       if (!result.status) {
         result.status.message = task + ": " + result.status.message;
         return model;
@@ -446,12 +456,16 @@ void ValidatePreload(const FlexibleBodyOptions& f) {
   if (f.preload->loads.empty() && f.preload->bolts.empty())
     throw InputError(key, "(given)", "needs loads, bolts or both");
   ValidatePreloads(f.preload->bolts, f.fe, key + ".bolts");
+  if (f.full) {  // the preload step is the full one
+    if (f.joints.empty()) throw InputError(key, "(given)", "needs a joint (key joints)");
+    return;
+  }
   if (!f.preload_mode && f.preload->tvds == PreloadTvds::kPreloadRelated)
     throw InputError(key + ".tvds", "preload_related",
                      "differentiates the preload mode: with mode: false take tvds: all");
-  if (f.full || !f.joint_modes)
+  if (!f.joint_modes)
     throw InputError(key, "(given)",
-                     "needs a reduced body with joint_modes (modes: 0 for the preload mode "
+                     "needs joint_modes on a reduced body (modes: 0 for the preload mode "
                      "alone): their contact and normal law give the preload mode");
   const auto on_contact = [&](const JointSpec& j) { return j.contact == f.joint_modes->contact; };
   if (std::none_of(f.joints.begin(), f.joints.end(), on_contact))

@@ -135,7 +135,8 @@ struct BodyPreloadFigures {
   std::vector<double> bolt_forces;  // axial force per preloaded bolt at the start [N]
   // The start's contact pressure against the full preload solution's on the joint-mode
   // contact: ||p - p_full||_2 / ||p_full||_2 (friction in the body's joints makes them
-  // differ beyond the reduction's error).
+  // differ beyond the reduction's error; NaN for an unreduced body, whose step is the full
+  // one).
   double pressure_error = 0.0;
   int iterations = 0;            // Newton iterations of the body's preload step
   double full_seconds = 0.0;     // the full preload solution [s]

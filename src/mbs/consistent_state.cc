@@ -11,7 +11,7 @@ namespace jointdyn::mbs {
 
 Status ConsistentState(time::SecondOrderSystem& system, double t,
                        const std::function<VecX(const VecX& q)>& c_t, double tolerance, VecX& q,
-                       VecX& v, double& correction) {
+                       VecX& v, double& correction, const VecX& weights) {
   correction = 0.0;
   const int n = system.size(), rows = system.constraint_count();
   if (rows == 0) return Status::Ok();
@@ -21,18 +21,23 @@ Status ConsistentState(time::SecondOrderSystem& system, double t,
     VecX force(n);
     system.Inertia(q, VecX::Zero(n), VecX::Zero(n), force, &mass, nullptr, nullptr);
   }
-  // M^-1 X, by the factor of the mass's storage.
+  // W X = D M^-1 D X, by the factor of the mass's storage.
+  const VecX d = weights.size() == n ? weights : VecX::Ones(n);
   std::function<MatX(const MatX&)> solve;
   if (mass.is_dense()) {
     auto factor = std::make_shared<Eigen::LLT<MatX>>(mass.dense());
-    solve = [factor](const MatX& x) { return MatX(factor->solve(x)); };
+    solve = [factor, d](const MatX& x) {
+      return MatX(d.asDiagonal() * factor->solve(d.asDiagonal() * x));
+    };
   } else {
     auto factor = std::make_shared<Eigen::SimplicialLDLT<time::SparseMatrix>>(mass.sparse());
-    solve = [factor](const MatX& x) { return MatX(factor->solve(x)); };
+    solve = [factor, d](const MatX& x) {
+      return MatX(d.asDiagonal() * factor->solve(d.asDiagonal() * x));
+    };
   }
   VecX c(rows);
   time::SparseMatrix cq;
-  // The mass-weighted projection x - M^-1 C_q' (C_q M^-1 C_q')^-1 r.
+  // The weighted projection x - W C_q' (C_q W C_q')^-1 r.
   const auto project = [&](const VecX& residual, VecX& x) -> Status {
     const MatX dense = MatX(cq);
     const MatX m_inverse_ct = solve(MatX(dense.transpose()));  // M^-1 C_q'

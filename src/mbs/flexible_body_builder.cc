@@ -220,10 +220,9 @@ typename Traits<Body>::Result Build(const fe::FeModel& model, const Basis& v,
   return result;
 }
 
-// Every independent DOF but those of reference node `frame` that its frame fixes (planar
-// ux, uy, rz; spatial all six), which stays fixed in the body frame: the unreduced body's
-// basis (independent DOFs x coordinates, one 1 per column).
-SparseMatrix UnitDofSelection(const fe::FeModel& model, const std::string& frame) {
+}  // namespace
+
+SparseMatrix UnreducedBasis(const fe::FeModel& model, const std::string& frame) {
   const fe::DofMap& dofs = *model.dofs;
   const std::vector<int> components =
       model.mesh.dim == 2 ? std::vector<int>{0, 1, 5} : std::vector<int>{0, 1, 2, 3, 4, 5};
@@ -242,12 +241,14 @@ SparseMatrix UnitDofSelection(const fe::FeModel& model, const std::string& frame
   return Selection(kept, n).transpose();
 }
 
+namespace {
+
 template <class Body>
 typename Traits<Body>::Result BuildUnreduced(const fe::FeModel& model,
                                              const FlexibleBodySpec& spec) {
   if (spec.interface.empty())
     throw InputError("interface", "[]", "an unreduced body needs a reference node for its frame");
-  return Build<Body>(model, UnitDofSelection(model, spec.interface.front()), spec);
+  return Build<Body>(model, UnreducedBasis(model, spec.interface.front()), spec);
 }
 
 }  // namespace

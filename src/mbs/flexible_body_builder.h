@@ -51,6 +51,12 @@ FlexibleBodyResult BuildFlexibleBody(const fe::FeModel& model,
 // has no independent ux, uy, rz.
 FlexibleBodyResult BuildUnreducedBody(const fe::FeModel& model, const FlexibleBodySpec& spec);
 
+// The unreduced body's basis: every independent DOF but those of reference node `frame`
+// that its frame fixes (planar ux, uy, rz; spatial all six), which stays fixed in the body
+// frame (independent DOFs x coordinates, one 1 per column). Throws InputError ("interface")
+// when those DOFs are not independent.
+solvers::SparseMatrix UnreducedBasis(const fe::FeModel& model, const std::string& frame);
+
 namespace spatial {
 using FlexibleBodyResult = FlexibleBodyResultOf<FlexibleBody, 3>;
 }  // namespace spatial

@@ -389,8 +389,13 @@ Status PlanarSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double t
   for (size_t j = 0; j < model_.joints.size(); ++j)
     if (model_.joints[j].kind == JointKind::kPrescribed)
       c_t(joint_rows_[j]) = -model_.joints[j].motion.Rate(t);
+  VecX weights = VecX::Ones(size());
+  for (size_t b = 0; b < model_.bodies.size(); ++b)
+    if (const auto& flexible = model_.bodies[b].flexible)
+      weights.segment(CoordinateIndex(int(b), Coordinate::kAngle) + 1, flexible->modes())
+          .setConstant(kElasticWeight);
   return ConsistentState(
-      *this, t, [&c_t](const VecX&) { return c_t; }, tolerance, q, v, correction);
+      *this, t, [&c_t](const VecX&) { return c_t; }, tolerance, q, v, correction, weights);
 }
 
 Vec2 PlanarSystem::BushingForce(int s, const VecX& q, const VecX& v) const {

@@ -484,7 +484,11 @@ Status SpatialSystem::ConsistentInitialState(double t, VecX& q, VecX& v, double 
         });
     return rate;
   };
-  return ConsistentState(*this, t, c_t, tolerance, q, v, correction);
+  VecX weights = VecX::Ones(size());
+  for (size_t b = 0; b < model_.bodies.size(); ++b)
+    if (const auto& flexible = model_.bodies[b].flexible)
+      weights.segment(FirstCoordinate(int(b)) + 7, flexible->modes()).setConstant(kElasticWeight);
+  return ConsistentState(*this, t, c_t, tolerance, q, v, correction, weights);
 }
 
 Vec3 SpatialSystem::MarkerPosition(const VecX& q, int marker) const {

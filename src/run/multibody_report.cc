@@ -1,5 +1,6 @@
 #include "run/multibody_report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -119,9 +120,13 @@ io::VtuGrid DeformedMesh(const System& system, int b, const VecX& q) {
 nlohmann::json PreloadSummary(const analysis::MultibodyResult& result, size_t i) {
   if (i >= result.flexible_preload.size() || !result.flexible_preload[i]) return nullptr;
   const analysis::BodyPreloadFigures& p = *result.flexible_preload[i];
-  return {{"start", JointFiguresSummary(p.start)},      {"bolt_forces_n", p.bolt_forces},
-          {"pressure_error_vs_full", p.pressure_error}, {"iterations", p.iterations},
-          {"full_solution_s", p.full_seconds},          {"body_step_s", p.reduced_seconds}};
+  return {{"start", JointFiguresSummary(p.start)},
+          {"bolt_forces_n", p.bolt_forces},
+          {"pressure_error_vs_full",  // null: an unreduced body (its step is the full one)
+           std::isfinite(p.pressure_error) ? nlohmann::json(p.pressure_error) : nullptr},
+          {"iterations", p.iterations},
+          {"full_solution_s", p.full_seconds},
+          {"body_step_s", p.reduced_seconds}};
 }
 
 }  // namespace
