@@ -210,7 +210,10 @@ void SolveBodyPreload(const fe::FeModel& fe, const FlexibleBodyOptions& f,
                    MakeBolts(f.preload->bolts, f.fe, fe, fe.dofs->transform()));
   result.preload_seconds = result.times["preload"] = Seconds(start);
   observer.Progress(task, 1, 1);
-  if (!result.preload->full.status) result.status = result.preload->full.status;
+  if (!result.preload->full.status) {
+    result.status = result.preload->full.status;
+    return;
+  }
   result.preload->mode = WithoutRigidMotion(result.preload->mode, cms.cb, m, rigid);
 }
 
@@ -345,6 +348,22 @@ Status PreloadBody(const fe::FeModel& fe, const FlexibleBodyOptions& f, const Bo
   return Status::Ok();
 }
 
+// A preloaded body's start: its preload step on the basis of the reduced body or of the
+// unreduced one, the body's initial modal coordinates set there.
+template <class Flexible, class Body>
+Status StartPreloaded(const fe::FeModel& fe, const FlexibleBodyOptions& f, const BodyBasis& basis,
+                      const std::string& key, Flexible& flexible, Body& body,
+                      BodyPreloadFigures& figures) {
+  if (body.modal_coordinates.size() > 0)
+    throw InputError(key + ".modal_coordinates", "(given)",
+                     "a preloaded body starts at its preloaded state");
+  VecX& start = body.modal_coordinates;
+  if (f.full)
+    return PreloadBody(fe, f, basis, mbs::UnreducedBasis(fe, f.cms.boundary.front()), flexible,
+                       start, figures);
+  return PreloadBody(fe, f, basis, basis.elastic.vectors, flexible, start, figures);
+}
+
 // What differs between building a planar and a spatial model's flexible bodies.
 mbs::FlexibleBodyResult Build(const mbs::PlanarModel&, const fe::FeModel& fe,
                               const BodyBasis& basis, const mbs::FlexibleBodySpec& spec,
@@ -406,15 +425,7 @@ Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver
                   {"body", Seconds(build_start)}});
     std::optional<BodyPreloadFigures>& preload = result.flexible_preload.emplace_back();
     if (f.preload) {
-      if (body.modal_coordinates.size() > 0)
-        throw InputError(key + ".modal_coordinates", "(given)",
-                         "a preloaded body starts at its preloaded state");
-      preload.emplace();
-      result.status =
-          f.full ? PreloadBody(fe, f, basis, mbs::UnreducedBasis(fe, f.cms.boundary.front()),
-                               *built.body, body.modal_coordinates, *preload)
-                 : PreloadBody(fe, f, basis, basis.elastic.vectors, *built.body,
-                               body.modal_coordinates, *preload);
+      result.status = StartPreloaded(fe, f, basis, key, *built.body, body, preload.emplace());
       if (!result.status) {
         result.status.message = task + ": " + result.status.message;
         return model;
@@ -443,10 +454,6 @@ Model BuildModel(Model model, const MultibodyOptions& options, MultibodyObserver
   }
   return model;
 }
-
-}  // namespace
-
-namespace {
 
 // A flexible body's preload: loads or bolts, a reduced body with joint modes and a joint on
 // their contact (InputError at bodies[<body>].preload).
