@@ -177,10 +177,10 @@ def main():
         plot(out / f"engine_error_{study}.png", f"Gap-norm error, {study} ({mesh} mesh)",
              "e(t) [-]", {name(*k): errors(results[name(*k)], results[name(*references[k[0]])])
                           for k in keys_of if name(*k) in results}, log=True)
-    curves = {}
+    curves, keys_ref = {}, set(references.values())  # the references' error is 0
     for study, keys_of in runs.items():
         for (rpm, plm, method, g) in keys_of:
-            if name(rpm, plm, method, g) not in table:
+            if name(rpm, plm, method, g) not in table or (rpm, plm, method, g) in keys_ref:
                 continue
             label = f"{rpm} rpm, {plm}, {method}"
             t, y = curves.setdefault(label, ([], []))
