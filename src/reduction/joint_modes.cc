@@ -95,6 +95,29 @@ JointModeResult ComputeJointModes(const TvdResult& tvd, const solvers::SparseCho
   return result;
 }
 
+namespace {
+
+// The M-orthonormal rigid-body motions of span(V): the combinations V diag(scale) Z of the
+// K-Gram matrix's null space (`null` Z) and the columns without K-norm (scale 0), their
+// directions with mass (eigenvalues of their M-Gram matrix above 1e-12 of the largest).
+MatX RigidMotions(const MatX& v, const VecX& scale, const MatX& null, const SparseMatrix& mass) {
+  std::vector<int> unstrained;
+  for (Eigen::Index j = 0; j < scale.size(); ++j)
+    if (scale(j) == 0.0) unstrained.push_back(static_cast<int>(j));
+  MatX r(v.rows(), null.cols() + Eigen::Index(unstrained.size()));
+  r << v * (scale.asDiagonal() * null), v(Eigen::all, unstrained);
+  if (r.cols() == 0) return r;
+  const Eigen::SelfAdjointEigenSolver<MatX> gram(MatX(r.transpose() * (mass * r)));
+  const VecX& lambda = gram.eigenvalues();
+  std::vector<int> kept;
+  for (Eigen::Index k = 0; k < lambda.size(); ++k)
+    if (lambda(k) > 1e-12 * lambda.cwiseAbs().maxCoeff()) kept.push_back(static_cast<int>(k));
+  return r * (gram.eigenvectors()(Eigen::all, kept) *
+              VecX(lambda(kept).cwiseSqrt().cwiseInverse()).asDiagonal());
+}
+
+}  // namespace
+
 ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
                          const SparseMatrix& stiffness, VectorKind kind,
                          const std::string& name_prefix, double dependency_tolerance,
@@ -127,13 +150,8 @@ ExtendResult ExtendBasis(const ReductionBasis& basis, const MatX& modes,
     for (Eigen::Index j = 0; j < gram.rows(); ++j)
       (eigen.eigenvalues()(j) > kNullEigenvalue * largest ? kept : null)
           .push_back(static_cast<int>(j));
-    if (mass && !null.empty()) {
-      rigid = v * (scale.asDiagonal() * eigen.eigenvectors()(Eigen::all, null));
-      const Eigen::LLT<MatX> gram_m(MatX(rigid.transpose() * (*mass * rigid)));
-      JD_CHECK(gram_m.info() == Eigen::Success, "ExtendBasis: rigid-body motions without mass");
-      rigid = MatX(gram_m.matrixU().transpose().solve(rigid.transpose())).transpose();
-      m_rigid = *mass * rigid;
-    }
+    if (mass) rigid = RigidMotions(v, scale, eigen.eigenvectors()(Eigen::all, null), *mass);
+    m_rigid = mass ? MatX(*mass * rigid) : MatX(n, 0);
     MatX coefficients(v.cols(), kept.size());
     for (std::size_t c = 0; c < kept.size(); ++c)
       coefficients.col(c) = scale.asDiagonal() * eigen.eigenvectors().col(kept[c]) /

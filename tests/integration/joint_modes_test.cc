@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
+#include <cmath>
 #include <cstdio>
 
 #include "joint_test_model.h"
@@ -176,6 +179,44 @@ TEST(JointModes, ExtendBasisOrthogonalizesAndDropsDependentModes) {
   // The reduced stiffness of the extended basis is positive definite (clamped model).
   const MatX reduced = Project(extended.basis.vectors, stage.model.k);
   EXPECT_EQ(Eigen::LLT<MatX>(reduced).info(), Eigen::Success);
+}
+
+// A free structure (the plates without their support): with M, ExtendBasis makes the kept
+// joint modes M-orthogonal to the rigid-body motions the CB basis spans, without changing
+// the extended span; a column without K- or M-norm in the basis (here a zero vector) is
+// no rigid motion and no failure.
+TEST(JointModes, ExtendBasisOfAFreeStructureRemovesRigidMotion) {
+  const test::JointedPlates model = test::MakeJointedPlates(4, true);
+  const TvdResult tvd = ComputeTrialVectorDerivatives(
+      model.cb.basis.vectors, model.normals, model.zero_gap, model.Stiffness(),
+      *model.cb.interior_factor, model.cb.interior_dofs);
+  ASSERT_TRUE(tvd.status) << tvd.status.message;
+  const JointModeResult modes =
+      ComputeJointModes(tvd, *model.cb.interior_factor, model.cb.interior_dofs, {.modes = 5});
+  ASSERT_TRUE(modes.status) << modes.status.message;
+  ReductionBasis basis = model.cb.basis;
+  basis.Append(VecX::Zero(basis.num_dofs()), VectorKind::kJointMode, {"zero"});
+  const int m = basis.size();
+  const ExtendResult plain =
+      ExtendBasis(basis, modes.modes, model.k, VectorKind::kJointMode, "joint");
+  const ExtendResult with_mass =
+      ExtendBasis(basis, modes.modes, model.k, VectorKind::kJointMode, "joint", 1e-8, &model.m);
+  ASSERT_EQ(with_mass.basis.size(), plain.basis.size());
+  const MatX joint = with_mass.basis.vectors.rightCols(with_mass.basis.size() - m);
+  // The rigid-body motions: the free-free eigenvectors of the CB basis with eigenvalue ~0.
+  const MatX v = model.cb.basis.vectors;
+  const Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eigen(MatX(v.transpose() * (model.k * v)),
+                                                             MatX(v.transpose() * (model.m * v)));
+  const MatX rigid = v * eigen.eigenvectors().leftCols(6);
+  const double coupling = (rigid.transpose() * (model.m * joint)).cwiseAbs().maxCoeff() /
+                          std::sqrt((joint.transpose() * (model.m * joint)).diagonal().maxCoeff());
+  // The same span: the new columns lie in span(V, plain joint modes).
+  const MatX span = plain.basis.vectors;
+  const MatX residual = joint - span * span.colPivHouseholderQr().solve(joint);
+  std::printf("free ExtendBasis: |R^T M phi_J| / |phi_J|_M %.1e, off the plain span %.1e\n",
+              coupling, residual.norm() / joint.norm());
+  EXPECT_LT(coupling, 1e-8);
+  EXPECT_LT(residual.norm() / joint.norm(), 1e-8);
 }
 
 }  // namespace

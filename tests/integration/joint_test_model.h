@@ -43,7 +43,9 @@ struct JointedPlates {
   }
 };
 
-inline JointedPlates MakeJointedPlates(int fixed_interface_modes = 4) {
+// `free`: no support; the mount joins the tip in Craig-Bampton's boundary (the basis then
+// spans the six rigid-body motions).
+inline JointedPlates MakeJointedPlates(int fixed_interface_modes = 4, bool free = false) {
   JointedPlates model;
   const fe::BoxMeshOptions plate{.size = Vec3(0.1, 0.02, 0.005), .divisions = {10, 2, 1}};
   model.mesh = joint::test::StackBoxes(plate, plate, 0.0);
@@ -53,14 +55,16 @@ inline JointedPlates MakeJointedPlates(int fixed_interface_modes = 4) {
                     {fe::CouplingKind::kRigid, "mount", "upper_xmin"},
                     {fe::CouplingKind::kRigid, "tip", "lower_xmax"},
                     {fe::CouplingKind::kRigid, "tip", "upper_xmax"}};
-  spec.supports = {{"mount", {}}};
+  if (!free) spec.supports = {{"mount", {}}};
   model.dofs = std::make_unique<fe::DofMap>(model.mesh, spec);
   const fe::ElasticMaterial steel{210e9, 0.3, 7850.0, 1.0};
   const fe::AssemblyResult assembled =
       fe::Assemble(model.mesh, {{"lower", steel}, {"upper", steel}});
   model.k = model.dofs->Reduce(assembled.stiffness);
   model.m = model.dofs->Reduce(assembled.mass);
-  model.cb = CraigBampton(model.k, model.m, ReferenceNodeBoundary(*model.dofs, {"tip"}),
+  const std::vector<std::string> boundary =
+      free ? std::vector<std::string>{"mount", "tip"} : std::vector<std::string>{"tip"};
+  model.cb = CraigBampton(model.k, model.m, ReferenceNodeBoundary(*model.dofs, boundary),
                           {.fixed_interface_modes = fixed_interface_modes});
   EXPECT_TRUE(model.cb.status) << model.cb.status.message;
   model.k_c = PrincipalBlock(model.k, model.cb.interior_dofs);
