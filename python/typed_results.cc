@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "analysis/belt_drive.h"
 #include "analysis/harmonic.h"
 #include "analysis/hysteresis.h"
+#include "analysis/joint_harmonic.h"
 #include "analysis/multibody.h"
 #include "analysis/transient.h"
 #include "core/error.h"
@@ -19,6 +21,7 @@
 #include "model/harmonic_reader.h"
 #include "model/hysteresis_reader.h"
 #include "model/joint_dynamics_reader.h"
+#include "model/joint_harmonic_reader.h"
 #include "model/joint_mode_study_reader.h"
 #include "model/modal_reader.h"
 #include "model/multibody_reader.h"
@@ -202,33 +205,38 @@ py::dict BeltDriveArrays(const analysis::BeltDriveOptions&,
 // [rad/s]), per point omega [rad/s], level [-], the coefficients (points x DOFs x terms
 // [m]), the first harmonic's amplitude (points x DOFs [m]), Newton iterations, stability
 // (largest real Floquet exponent [1/s]).
-py::dict HarmonicArrays(const analysis::HarmonicOptions& options,
-                        const analysis::HarmonicResult& result) {
-  py::dict out = StatusDict(result.status, result.wall_seconds);
-  out["dofs"] = result.dofs;
-  out["unknowns"] = result.unknowns;
-  const harmonic::HarmonicBasis& basis = options.harmonics.basis;
+// The basis's coefficient names: c0 (with the static term), a1, b1, ...
+py::list TermNames(const harmonic::HarmonicBasis& basis) {
   py::list terms;
   if (basis.has_static()) terms.append("c0");
   for (int pair = 0; pair < basis.num_pairs(); ++pair) {
     terms.append("a" + std::to_string(basis.PairHarmonic(pair)));
     terms.append("b" + std::to_string(basis.PairHarmonic(pair)));
   }
-  out["terms"] = terms;
-  py::list curves;
-  for (const analysis::HarmonicCurve& curve : result.curves) {
+  return terms;
+}
+
+// The curves with the coefficients `outputs(point)` (outputs x terms) of each point.
+py::list CurveArrays(const std::vector<analysis::HarmonicCurve>& curves,
+                     const harmonic::HarmonicBasis& basis,
+                     const std::function<MatX(const harmonic::SolutionPoint&)>& outputs) {
+  py::list list;
+  const int cos1 = basis.CosIndex(0);
+  for (const analysis::HarmonicCurve& curve : curves) {
     using Point = harmonic::SolutionPoint;
     const std::vector<Point>& points = curve.continuation.points;
     const auto n = static_cast<py::ssize_t>(points.size());
-    const py::ssize_t dofs = n > 0 ? points[0].coefficients.rows() : 0;
-    const py::ssize_t terms = n > 0 ? points[0].coefficients.cols() : 0;
+    std::vector<MatX> values;
+    for (const Point& point : points) values.push_back(outputs(point));
+    const py::ssize_t dofs = n > 0 ? values[0].rows() : 0;
+    const py::ssize_t terms = n > 0 ? values[0].cols() : 0;
     py::array_t<double> coefficients({n, dofs, terms}), amplitude({n, dofs});
     auto c = coefficients.mutable_unchecked<3>();
     auto a = amplitude.mutable_unchecked<2>();
     for (py::ssize_t i = 0; i < n; ++i)
       for (py::ssize_t d = 0; d < dofs; ++d) {
-        for (py::ssize_t k = 0; k < terms; ++k) c(i, d, k) = points[i].coefficients(d, k);
-        a(i, d) = analysis::FirstHarmonicAmplitude(basis, points[i], static_cast<int>(d));
+        for (py::ssize_t k = 0; k < terms; ++k) c(i, d, k) = values[i](d, k);
+        a(i, d) = std::hypot(values[i](d, cos1), values[i](d, cos1 + 1));
       }
     py::dict entry;
     entry["fixed"] = curve.fixed;
@@ -244,9 +252,39 @@ py::dict HarmonicArrays(const analysis::HarmonicOptions& options,
     entry["rejected_steps"] = curve.continuation.rejected_steps;
     entry["turning_points"] = curve.continuation.turning_points;
     entry["seconds"] = curve.continuation.seconds;
-    curves.append(entry);
+    list.append(entry);
   }
-  out["curves"] = curves;
+  return list;
+}
+
+py::dict HarmonicArrays(const analysis::HarmonicOptions& options,
+                        const analysis::HarmonicResult& result) {
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  out["dofs"] = result.dofs;
+  out["unknowns"] = result.unknowns;
+  out["terms"] = TermNames(options.harmonics.basis);
+  out["curves"] = CurveArrays(result.curves, options.harmonics.basis,
+                              [](const harmonic::SolutionPoint& p) { return p.coefficients; });
+  return out;
+}
+
+// The output DOFs' coefficients per point (`outputs`: their names <node>.<component>), the
+// sizes and the stuck linear frequencies, as summary.json has them.
+py::dict JointHarmonicArrays(const analysis::JointHarmonicOptions& options,
+                             const analysis::JointHarmonicResult& result) {
+  py::dict out = StatusDict(result.status, result.wall_seconds);
+  out["basis"] = result.basis;
+  out["coordinates"] = result.coordinates;
+  out["unknowns"] = result.unknowns;
+  out["pair_elements"] = result.elements;
+  out["linear_frequencies_hz"] = result.linear_frequencies;
+  py::list names;
+  for (const fe::ReferenceDof& dof : options.output_dofs) names.append(dof.name());
+  out["outputs"] = names;
+  out["terms"] = TermNames(options.harmonics.basis);
+  out["curves"] = CurveArrays(
+      result.curves, options.harmonics.basis,
+      [&](const harmonic::SolutionPoint& p) { return analysis::OutputCoefficients(result, p); });
   return out;
 }
 
@@ -300,6 +338,12 @@ const std::map<std::string, TypedRun>& TypedAnalyses() {
        [](const ModelNode& root, py::object progress) {
          return Typed<PythonObserver<analysis::Observer>>(
              root, std::move(progress), model::ReadHarmonic, analysis::RunHarmonic, HarmonicArrays);
+       }},
+      {"joint_harmonic",
+       [](const ModelNode& root, py::object progress) {
+         return Typed<PythonObserver<analysis::Observer>>(
+             root, std::move(progress), model::ReadJointHarmonic, analysis::RunJointHarmonic,
+             JointHarmonicArrays);
        }},
       {"modal",
        [](const ModelNode& root, py::object progress) {

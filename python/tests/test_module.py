@@ -351,6 +351,29 @@ def test_harmonic_arrays_give_the_frequency_response(tmp_path):
     assert np.allclose(amplitude, csv[:, 3], rtol=1e-12)
 
 
+def test_joint_harmonic_arrays_are_the_csv_and_the_summary(tmp_path):
+    # The bolted lap joint's frequency response over a narrow band at one level (a dict
+    # edit of the example): the module's arrays are the files' figures.
+    spec = yaml.safe_load((SOURCE / "examples/harmonic/bolted_lap_joint_frf.yaml").read_text())
+    spec["mesh"]["file"] = str(SOURCE / "tests/models/lap_joint.msh")
+    spec["levels"] = [0.3]
+    spec["continuation"]["from"], spec["continuation"]["to"] = 900.0, 960.0
+    model = jointdyn.Model(spec)
+    summary = jointdyn.run(model, str(tmp_path))["summary"]
+    csv = np.loadtxt(tmp_path / "frequency_response.csv", delimiter=",", skiprows=1)
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    assert result["outputs"] == ["tip.uz"] == summary["outputs"]
+    assert result["linear_frequencies_hz"] == summary["linear_frequencies_hz"]
+    assert result["coordinates"] == summary["coordinates"] == 31
+    (curve,) = result["curves"]
+    assert np.allclose(curve["omega"] / (2.0 * math.pi), csv[:, 1], rtol=1e-14)
+    assert np.allclose(curve["amplitude_h1"][:, 0], csv[:, 3], rtol=1e-12)
+    peak = np.argmax(curve["amplitude_h1"][:, 0])
+    assert curve["omega"][peak] / (2.0 * math.pi) == pytest.approx(
+        summary["curves"][0]["peak_frequency_hz"], rel=1e-12)
+
+
 def test_modal_arrays_and_the_fe_model(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/fe/friction_bar_modal.yaml"))
     summary = jointdyn.run(model, str(tmp_path))["summary"]

@@ -125,11 +125,11 @@ harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicOptions& options) {
   assemble(system.stiffness, stiffness);
   system.excitation = options.excitation;
   // One component per input: from dof_a[i] to dof_b[i].
-  const auto element = [&](std::unique_ptr<harmonic::PointKernel> kernel, std::vector<int> dof_a,
-                           std::vector<int> dof_b) {
-    system.elements.push_back(
-        {std::make_unique<harmonic::MarchedForce>(std::move(kernel), harmonic::MarchOptions{}),
-         std::move(dof_a), std::move(dof_b)});
+  const auto element = [&](std::unique_ptr<harmonic::PointKernel> kernel,
+                           const std::vector<int>& dof_a, const std::vector<int>& dof_b) {
+    system.elements.push_back(harmonic::Between(
+        std::make_unique<harmonic::MarchedForce>(std::move(kernel), harmonic::MarchOptions{}),
+        dof_a, dof_b));
   };
   // One tangential component per slip component (a[i] to b[i], the law's dim). A
   // non-positive pressure opens the element (lumped::NormalSource): no friction force.
@@ -155,8 +155,8 @@ harmonic::HarmonicSystem BuildHarmonicSystem(const HarmonicOptions& options) {
   for (const auto& s : options.polynomial_springs)
     element(std::make_unique<harmonic::PolynomialKernel>(s.coefficients), {s.a}, {s.b});
   for (const auto& d : options.dry_friction)
-    system.elements.push_back(
-        {std::make_unique<harmonic::DryFrictionForce>(d.slip_force, d.name), {d.a}, {d.b}});
+    system.elements.push_back(harmonic::Between(
+        std::make_unique<harmonic::DryFrictionForce>(d.slip_force, d.name), {d.a}, {d.b}));
   return system;
 }
 

@@ -67,76 +67,6 @@ struct Study {
   std::map<reduction::JointModeMethod, reduction::ReductionBasis> extended;
 };
 
-// The preload step (analysis/bolts.h) on the full model's stiffness with `joints` (their
-// committed history is the preloaded one after it): the preloaded state, the bolts locked
-// there, whose load joins `loads` as a constant.
-PreloadStart PreloadStep(const JointDynamicsOptions& options, const fe::FeModel& model,
-                         const solvers::SparseMatrix& stiffness,
-                         std::span<joint::JointOperator> joints,
-                         std::vector<joint::TimedLoad>& loads) {
-  std::vector<Bolt> bolts = MakeBolts(options.preloads, options.fe, model, model.dofs->transform());
-  const Eigen::Index n = stiffness.rows();
-  PreloadStart preload;
-  preload.solve = joint::SolveStatic(WithoutBoltStiffness(stiffness, bolts), joints,
-                                     BoltLoad(bolts, true, n), options.preload_solver);
-  preload.status = preload.solve.status;
-  if (!preload.status) return preload;
-  preload.state = std::move(preload.solve.q);
-  LockBolts(bolts, preload.state);
-  for (joint::JointOperator& joint : joints) (void)joint.Evaluate(preload.state);
-  for (const Bolt& bolt : bolts) preload.bolt_forces.push_back(bolt.Force(preload.state));
-  preload.joints = JointFiguresOf(joints);
-  loads.push_back({BoltLoad(bolts, false, n), time::TimeFunction::Constant(1.0)});
-  return preload;
-}
-
-// The full system on the independent DOFs: M, K (+ Rayleigh C), the joints, the loads; and
-// its start, preloaded when bolts are.
-void BuildFullSystem(const JointDynamicsOptions& options, JointDynamicsSystem& built) {
-  const fe::FeModel& model = built.model;
-  joint::StructureMatrices matrices{.mass = model.ReducedMass(),
-                                    .stiffness = model.ReducedStiffness()};
-  if (options.rayleigh_alpha > 0.0 || options.rayleigh_beta > 0.0)
-    matrices.damping = joint::RayleighDamping(matrices.mass, matrices.stiffness,
-                                              options.rayleigh_alpha, options.rayleigh_beta);
-  // No touch band in dynamics (kTransientJointOptions); the preload step, a static
-  // solution, has it: its joints hand their history on.
-  const solvers::SparseMatrix mesh_rows =
-      model.dofs->transform().topRows(model.dofs->num_mesh_dofs());
-  std::vector<joint::JointOperator> operators =
-      BuildJoints(model, options.joints, mesh_rows, kTransientJointOptions, built.joint_pairs);
-  std::vector<joint::TimedLoad> loads;
-  for (size_t i = 0; i < options.loads.size(); ++i)
-    loads.push_back({fe::AssembleLoads(model, options.loads[i].loads,
-                                       "dynamic_loads[" + std::to_string(i) + "].loads"),
-                     options.loads[i].function});
-  if (!options.preloads.empty()) {
-    std::vector<int> pairs;
-    std::vector<joint::JointOperator> preloaded =
-        BuildJoints(model, options.joints, mesh_rows, {}, pairs);
-    built.preload = PreloadStep(options, model, matrices.stiffness.sparse(), preloaded, loads);
-    for (size_t j = 0; j < operators.size(); ++j) operators[j].CopyHistory(preloaded[j]);
-  }
-  built.system = std::make_unique<joint::JointedSystem>(std::move(matrices), std::move(operators),
-                                                        std::move(loads));
-}
-
-// The basis V extended by the part of the start x0 that is M-orthogonal to it (normalized
-// in M; left out below 1e-10 of x0), and x0's coordinates q0 on the result: x0 = V q0.
-std::pair<MatX, VecX> WithStart(MatX v, const VecX& x0, const solvers::SparseMatrix& mass) {
-  if (x0.isZero(0.0)) return {std::move(v), VecX::Zero(v.cols())};
-  const MatX mv = mass * v;
-  const VecX c = (v.transpose() * mv).ldlt().solve(mv.transpose() * x0);
-  const VecX r = x0 - v * c;
-  const double norm = std::sqrt(r.dot(mass * r)), scale = std::sqrt(x0.dot(mass * x0));
-  if (norm <= 1e-10 * scale) return {std::move(v), c};
-  v.conservativeResize(Eigen::NoChange, v.cols() + 1);
-  v.col(v.cols() - 1) = r / norm;
-  VecX q0(c.size() + 1);
-  q0 << c, norm;
-  return {std::move(v), q0};
-}
-
 // The CMS basis and the joint modes of every method (for the reduced runs).
 Status BuildBases(const JointDynamicsOptions& options, const fe::FeModel& model,
                   const std::vector<reduction::BoundaryDof>& boundary, Study& study,
@@ -306,12 +236,7 @@ void JointDynamicsOptions::Validate() const {
     if (modes[i] < 0 || (i > 0 && modes[i] <= modes[i - 1]))
       throw InputError("study.modes", std::to_string(modes[i]),
                        "must be >= 0, ascending and distinct");
-  for (size_t j = 0; j < joints.size(); ++j)
-    if (!joints[j].normal)
-      throw InputError("joints[" + std::to_string(j) + "].normal", "", "missing: a normal law");
-  ValidatePreloads(preloads, fe);
-  if (const Status status = preload_solver.Validate(); !status)
-    throw InputError("preload_solver", "", status.message);
+  ValidateStructure();
   const std::vector<DynamicRun> runs = Runs();
   for (const std::string& name : field_runs)
     if (std::none_of(runs.begin(), runs.end(), [&](const DynamicRun& r) { return r.name == name; }))
@@ -322,13 +247,12 @@ JointDynamicsSystem BuildJointDynamicsSystem(const JointDynamicsOptions& options
                                              Observer& observer) {
   options.Validate();
   JointDynamicsSystem built;
-  built.model = BuildModel(options.fe, observer);
+  static_cast<JointedStructure&>(built) = BuildJointedStructure(options, options.loads, observer);
   built.measure_dof = fe::FreeDofIndex(built.model, options.measure, "study.measure");
   for (size_t i = 0; i < options.output_dofs.size(); ++i)
     built.output_dofs.push_back(fe::FreeDofIndex(built.model, options.output_dofs[i],
                                                  "output.dofs[" + std::to_string(i) + "]"));
   if (built.output_dofs.empty()) built.output_dofs.push_back(built.measure_dof);
-  BuildFullSystem(options, built);
   return built;
 }
 
@@ -342,15 +266,9 @@ JointDynamicsResult RunJointDynamics(const JointDynamicsOptions& options,
   const fe::FeModel& model = result.model;
   const std::vector<reduction::BoundaryDof> boundary =
       BoundaryDofs(model, options.cms.boundary, options.cms.vibration_modes);
+  const VecX x0 = built.Start();
   result.preload = std::move(built.preload);
-  const int size = built.system->size();
-  const bool preloaded = result.preload && result.preload->status;
-  Study study{std::move(built.system),
-              preloaded ? result.preload->state : VecX::Zero(size),
-              built.measure_dof,
-              built.output_dofs,
-              {},
-              {}};
+  Study study{std::move(built.system), x0, built.measure_dof, built.output_dofs, {}, {}};
   (void)BuildJointContact(model, options.joint_modes);  // its InputErrors before computing
   result.runs = options.Runs();
   result.times["fe_mesh"] = model.times.mesh;

@@ -19,12 +19,9 @@
 // e(t) = |u(t) - u_ref(t)| / max_t |u_ref| (u_ref interpolated linearly to the run's output
 // times) for each criterion.
 //
-// Bolt preload (`preloads`, analysis/bolts.h): a static preload step on the full model comes
-// first (joint::SolveStatic with the joints of the dynamics, the bolts' axial stiffness
-// replaced by their preloads), then the bolts are locked at their length. Every run starts
-// from the preloaded state x0 at rest, with the friction history of the preload step and the
-// locked bolts' load held constant: the reduced runs on their basis extended by the part of
-// x0 that is M-orthogonal to it (the preload mode; none when x0 is in the basis already), so
+// Bolt preload (analysis/jointed_structure.h): every run starts from the preloaded state x0
+// at rest, with the friction history of the preload step and the locked bolts' load held
+// constant: the reduced runs on their basis extended by the preload mode (WithStart), so
 // that x0 = V q0 holds for their start q0. Without dynamic loads every run stays at rest.
 //
 // A run that fails numerically (Newton after all step cuts, a law) is reported with what
@@ -44,6 +41,7 @@
 #include "analysis/bolts.h"
 #include "analysis/criteria.h"
 #include "analysis/joint_mode_pipeline.h"
+#include "analysis/jointed_structure.h"
 #include "analysis/joints.h"
 #include "analysis/observer.h"
 #include "core/status.h"
@@ -57,12 +55,6 @@
 
 namespace jointdyn::analysis {
 
-// Loads on reference nodes times a time function.
-struct DynamicLoad {
-  std::vector<fe::NodeLoad> loads;  // [N, N m] per unit of the function
-  time::TimeFunction function;      // [-]
-};
-
 // A run: the full model, or the CMS basis extended by g joint modes of a method.
 struct DynamicRun {
   std::string name;  // full, cms, <method>_<g>
@@ -71,13 +63,11 @@ struct DynamicRun {
   int g = 0;
 };
 
-struct JointDynamicsOptions {
+// The structure (FE model, joints, damping, bolt preloads: analysis/jointed_structure.h),
+// its dynamic loads, the reduced runs and the integrator.
+struct JointDynamicsOptions : JointedStructureOptions {
   std::string title;
-  fe::FeModelSpec fe;
-  std::vector<JointSpec> joints;
   std::vector<DynamicLoad> loads;
-  double rayleigh_alpha = 0.0;  // C = alpha M + beta K: alpha [1/s]
-  double rayleigh_beta = 0.0;   // beta [s]
   CmsSpec cms;
   JointModeSpec joint_modes;  // the TVDs' contact and normal law (method and g unused)
   bool full = false;          // run the full model too (last)
@@ -88,13 +78,6 @@ struct JointDynamicsOptions {
   std::vector<fe::ReferenceDof> output_dofs;  // the histories' DOFs (empty: the measure)
   std::set<std::string> field_runs;           // runs whose contact fields are reported
   double field_interval = 0.0;                // [s] between contact fields (0: every step)
-  std::vector<BoltPreload> preloads;          // non-empty: the runs start preloaded
-  // The preload step's solver (load_steps: increments). Converged far tighter than a
-  // static analysis: the residual left at x0 is what sets the runs in motion, and a full
-  // run whose friction pairs sit at the slip limit cycles in Newton when x0 is off by more
-  // (bolted lap joint of the tests: residual tolerance 1e-10 gave peak velocities of 4e-6
-  // of |u0| / t_end and 12 rejected steps, 1e-13 3e-9 and none, 1e-14 9e-11).
-  joint::StaticOptions preload_solver{.residual_tolerance = 1e-14, .increment_tolerance = 1e-12};
 
   // The runs in order: cms (g = 0), then per method per g > 0, the full model last.
   std::vector<DynamicRun> Runs() const;
@@ -122,15 +105,6 @@ struct DynamicRunResult {
   std::string warning;          // law energy dropped at openings, or empty
   double peak_velocity = 0.0;   // max over the recorded states of |x_dot|_inf (the
                                 // independent DOFs, V q_dot for a reduced run) [m/s, rad/s]
-};
-
-// The preloaded start of the runs: the preload step's solution.
-struct PreloadStart {
-  Status status;                    // the preload step's (a failure stops the study)
-  std::vector<double> bolt_forces;  // axial force per preloaded bolt [N] (tension > 0)
-  JointFigures joints;
-  VecX state;                 // x0 on the independent DOFs [m, rad] (empty on failure)
-  joint::StaticResult solve;  // iterations, cutbacks, factorizations, times (q moved out)
 };
 
 // The joint-mode extension of one method (the largest g's).
@@ -161,13 +135,9 @@ struct JointDynamicsResult {
 
 // The full model of a study as a time-integrable system (what the `full` run integrates),
 // for programs that drive the integrator themselves (bench/).
-struct JointDynamicsSystem {
-  fe::FeModel model;
-  std::unique_ptr<joint::JointedSystem> system;  // on the independent DOFs of the model
-  int measure_dof = 0;                           // the measure's index in the state
-  std::vector<int> output_dofs;                  // the output DOFs' (the measure's if none)
-  std::vector<int> joint_pairs;                  // pairs per joint
-  std::optional<PreloadStart> preload;           // with preloads: the runs' start
+struct JointDynamicsSystem : JointedStructure {
+  int measure_dof = 0;           // the measure's index in the state
+  std::vector<int> output_dofs;  // the output DOFs' (the measure's if none)
 };
 
 // Builds the FE model and the full system (InputErrors at the options' keys) and solves the

@@ -28,24 +28,38 @@ struct Scales {
   double p = 1.0;  // parameter [rad/s] or [-]
 };
 
-// f_s: the largest excitation amplitude (harmonics at the largest level, static forces as
-// they are; 1 N without excitation).
+// f_s: the largest harmonic excitation amplitude at the largest level; the static forces
+// only when there is no harmonic excitation (a preload, e.g. a locked bolt's load, can be
+// orders larger than the vibration whose equations Newton must resolve); 1 N without any.
 double AutomaticForceScale(const HarmonicSystem& system, double level) {
-  double scale = 0.0;
+  double harmonic = 0.0, static_force = 0.0;
   for (const ExcitationTerm& term : system.excitation) {
-    const double factor = term.harmonic == 0 ? 1.0 : std::abs(level);
-    scale = std::max(
-        {scale, factor * std::abs(term.cos_amplitude), factor * std::abs(term.sin_amplitude)});
+    const double amplitude = std::max(std::abs(term.cos_amplitude), std::abs(term.sin_amplitude));
+    if (term.harmonic == 0) {
+      static_force = std::max(static_force, amplitude);
+    } else {
+      harmonic = std::max(harmonic, std::abs(level) * amplitude);
+    }
   }
-  return scale > 0.0 ? scale : 1.0;
+  if (harmonic > 0.0) return harmonic;
+  return static_force > 0.0 ? static_force : 1.0;
 }
 
-// q_s: the largest coefficient of the first guess; at rest the static deflection of the
-// force scale on the stiffest diagonal entry (1 m without stiffness).
-double AutomaticDisplacementScale(const HarmonicSystem& system, const VecX& guess, double force) {
-  const double largest = guess.size() > 0 ? guess.cwiseAbs().maxCoeff() : 0.0;
+// The largest harmonic coefficient of q (the static terms left out, for the reason of
+// AutomaticForceScale), or the largest of all when the harmonics vanish.
+double LargestCoefficient(const HarmonicBalance& hb, const VecX& q) {
+  const Eigen::Index skip = hb.basis().has_static() ? hb.layout().dofs : 0;
+  const double harmonic = q.size() > skip ? q.tail(q.size() - skip).cwiseAbs().maxCoeff() : 0.0;
+  if (harmonic > 0.0) return harmonic;
+  return q.size() > 0 ? q.cwiseAbs().maxCoeff() : 0.0;
+}
+
+// q_s: the largest (harmonic) coefficient of the first guess; at rest the static
+// deflection of the force scale on the stiffest diagonal entry (1 m without stiffness).
+double AutomaticDisplacementScale(const HarmonicBalance& hb, const VecX& guess, double force) {
+  const double largest = LargestCoefficient(hb, guess);
   if (largest > 0.0) return largest;
-  const double k = system.stiffness.diagonal().cwiseAbs().maxCoeff();
+  const double k = hb.system().stiffness.diagonal().cwiseAbs().maxCoeff();
   return k > 0.0 ? force / k : 1.0;
 }
 
@@ -257,9 +271,8 @@ PeriodicResult SolvePeriodic(HarmonicBalance& hb, double omega, double level,
   Scales scales;
   scales.f =
       options.force_scale > 0.0 ? options.force_scale : AutomaticForceScale(hb.system(), level);
-  scales.q = options.displacement_scale > 0.0
-                 ? options.displacement_scale
-                 : AutomaticDisplacementScale(hb.system(), q, scales.f);
+  scales.q = options.displacement_scale > 0.0 ? options.displacement_scale
+                                              : AutomaticDisplacementScale(hb, q, scales.f);
   Corrector corrector(hb, ContinuationParameter::kFrequency, level, scales);
   corrector.FixParameter(omega);
   VecX y = q / scales.q;
@@ -305,9 +318,8 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
   Scales scales;
   scales.f = options.solve.force_scale > 0.0 ? options.solve.force_scale
                                              : AutomaticForceScale(hb.system(), level_max);
-  scales.q = options.solve.displacement_scale > 0.0
-                 ? options.solve.displacement_scale
-                 : AutomaticDisplacementScale(hb.system(), q, scales.f);
+  scales.q = options.solve.displacement_scale > 0.0 ? options.solve.displacement_scale
+                                                    : AutomaticDisplacementScale(hb, q, scales.f);
   scales.p = frequency ? options.start : level_max;
   Corrector corrector(hb, parameter, options.fixed, scales);
   solvers::NewtonSolver newton(options.solve.newton);
@@ -327,6 +339,7 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
     point.newton_iterations = nr.iterations;
     point.turning_point = turning;
     result.points.push_back(std::move(point));
+    if (status && options.on_point) options.on_point(result.points.back());
     return status;
   };
   if (Status status = record(y, options.start, solved, false); !status)
@@ -348,7 +361,7 @@ ContinuationResult Continue(HarmonicBalance& hb, const ContinuationOptions& opti
       // Automatic scale: follow the current point's largest coefficient, so that the step
       // is relative to the amplitude along curves spanning orders of magnitude (at least
       // kScaleFloor of the largest so far, where the response passes near zero).
-      const double current = n > 0 ? scales.q * z.head(n).cwiseAbs().maxCoeff() : 0.0;
+      const double current = scales.q * LargestCoefficient(hb, z.head(n));
       largest = std::max(largest, current);
       const double q_s = std::max(current, kScaleFloor * largest);
       z.head(n) *= scales.q / q_s;

@@ -3,12 +3,15 @@
 // frequency-response or level-response curves by pseudo-arc-length continuation.
 //
 // Scaling. Newton and the continuation work on scaled unknowns y = q / q_s, the parameter
-// p / p_s and the residual R / f_s: f_s the largest excitation amplitude times the largest
-// level, p_s the start frequency (or the largest level), and q_s (unless given) the
-// largest coefficient of the first (linearized) solution, then during continuation that of
-// the current point (at least 1e-3 of the largest met). So the Newton tolerances are
-// relative, and the arc length measures relative changes of the response and of the
-// parameter alike, also where the curve spans orders of magnitude.
+// p / p_s and the residual R / f_s: f_s the largest harmonic excitation amplitude times the
+// largest level, p_s the start frequency (or the largest level), and q_s (unless given) the
+// largest harmonic coefficient of the first (linearized) solution, then during
+// continuation that of the current point (at least 1e-3 of the largest met). Static forces
+// and coefficients count only without harmonic ones: a preload (a locked bolt's load and
+// the deflection it holds) may be orders larger than the vibration. So the Newton
+// tolerances are relative to the vibration, and the arc length measures relative changes
+// of the response and of the parameter alike, also where the curve spans orders of
+// magnitude.
 //
 // Continuation. From a converged point z = (y, p) with unit tangent t (solution of
 // [dR/dz; t_prev^T] t = [0; 1], so it keeps its orientation through turning points), the
@@ -20,6 +23,7 @@
 // max_points.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -78,6 +82,8 @@ struct ContinuationOptions {
   int target_iterations = 4;   // Newton iterations per step the step control aims at, >= 1
   int max_points = 5000;       // points on the curve at most, >= 2
   PeriodicOptions solve;       // Newton, scales, stability
+  // Called with every point as it is recorded (progress of long curves); may be empty.
+  std::function<void(const SolutionPoint&)> on_point;
   Status Validate() const;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -268,14 +269,10 @@ HarmonicBalance::HarmonicBalance(HarmonicSystem system, const HarmonicOptions& o
   ValidateSystem();
   aft_ = std::make_unique<Aft>(options_.basis, options_.samples);
   const int n = num_dofs();
+  GroupElements();
   std::vector<bool> nonlinear(n, !options_.condense);
-  for (const NonlinearElement& element : system_.elements) {
-    for (const std::vector<int>* dofs : {&element.dof_a, &element.dof_b}) {
-      for (int dof : *dofs) {
-        if (dof >= 0) nonlinear[dof] = true;
-      }
-    }
-  }
+  for (const ElementGroup& group : groups_)
+    for (int dof : group.dofs) nonlinear[dof] = true;
   unknown_index_.assign(n, -1);
   for (int dof = 0; dof < n; ++dof) {
     if (nonlinear[dof]) {
@@ -309,6 +306,9 @@ void HarmonicBalance::ValidateSystem() const {
   RequireShape(system_.mass, n, "mass");
   RequireShape(system_.damping, n, "damping");
   RequireShape(system_.stiffness, n, "stiffness");
+  if (system_.rest.size() != 0 && (system_.rest.size() != n || !system_.rest.allFinite()))
+    throw InputError("rest", std::to_string(system_.rest.size()) + " entries",
+                     "must be empty or " + std::to_string(n) + " finite displacements");
   auto require_dof = [n](int dof, const std::string& key, bool ground_ok) {
     if (dof < (ground_ok ? -1 : 0) || dof >= n)
       throw InputError(key, std::to_string(dof),
@@ -332,18 +332,54 @@ void HarmonicBalance::ValidateSystem() const {
     const std::string key = Indexed("elements", e);
     JD_CHECK(element.force != nullptr, "HarmonicBalance: element without a force");
     const auto inputs = static_cast<std::size_t>(element.force->num_inputs());
-    if (element.dof_a.size() != inputs || element.dof_b.size() != inputs)
-      throw InputError(
-          key + ".dofs",
-          std::to_string(element.dof_a.size()) + " / " + std::to_string(element.dof_b.size()),
-          "need one DOF pair per force component (" + std::to_string(inputs) + ")");
+    if (element.terms.size() != inputs)
+      throw InputError(key + ".terms", std::to_string(element.terms.size()) + " components",
+                       "need one linear combination of DOFs per force component (" +
+                           std::to_string(inputs) + ")");
     for (std::size_t i = 0; i < inputs; ++i) {
-      require_dof(element.dof_a[i], Indexed(key + ".dof_a", i), true);
-      require_dof(element.dof_b[i], Indexed(key + ".dof_b", i), true);
-      if (element.dof_a[i] == element.dof_b[i])
-        throw InputError(Indexed(key + ".dof_b", i), std::to_string(element.dof_b[i]),
-                         "must differ from dof_a (and not both be ground)");
+      const std::string component = Indexed(key + ".terms", i);
+      std::vector<int> dofs;
+      for (const DofWeight& term : element.terms[i]) {
+        require_dof(term.dof, component + ".dof", false);
+        if (!std::isfinite(term.weight))
+          throw InputError(component + ".weight", FormatValue(term.weight), "must be finite");
+        dofs.push_back(term.dof);
+      }
+      std::sort(dofs.begin(), dofs.end());
+      const auto twice = std::adjacent_find(dofs.begin(), dofs.end());
+      if (dofs.empty() || twice != dofs.end())
+        throw InputError(component,
+                         dofs.empty() ? "no DOF" : "DOF " + std::to_string(*twice) + " twice",
+                         "must act on at least one DOF, each DOF once (not both ends of an "
+                         "element on one DOF, not both on ground)");
     }
+  }
+}
+
+void HarmonicBalance::GroupElements() {
+  std::map<std::vector<int>, std::size_t> group_of;
+  for (std::size_t e = 0; e < system_.elements.size(); ++e) {
+    const NonlinearElement& element = system_.elements[e];
+    std::vector<int> dofs;
+    for (const std::vector<DofWeight>& component : element.terms)
+      for (const DofWeight& term : component) dofs.push_back(term.dof);
+    std::sort(dofs.begin(), dofs.end());
+    dofs.erase(std::unique(dofs.begin(), dofs.end()), dofs.end());
+    const auto [it, added] = group_of.try_emplace(dofs, groups_.size());
+    if (added) groups_.push_back({dofs, {}, {}, MatX()});
+    ElementGroup& group = groups_[it->second];
+    const auto rows = static_cast<int>(group.gather.rows());
+    const auto inputs = static_cast<int>(element.terms.size());
+    group.elements.push_back(static_cast<int>(e));
+    group.offsets.push_back(rows);
+    group.gather.conservativeResize(rows + inputs, static_cast<Eigen::Index>(group.dofs.size()));
+    group.gather.bottomRows(inputs).setZero();
+    for (int i = 0; i < inputs; ++i)
+      for (const DofWeight& term : element.terms[i]) {
+        const auto col =
+            std::lower_bound(group.dofs.begin(), group.dofs.end(), term.dof) - group.dofs.begin();
+        group.gather(rows + i, col) += term.weight;
+      }
   }
 }
 
@@ -422,59 +458,75 @@ void HarmonicBalance::AddLinear(const std::vector<Block>& blocks, const Coeffici
   }
 }
 
+void HarmonicBalance::AddGroupMatrices(const ElementGroup& group, const CoefficientLayout& layout,
+                                       const std::vector<int>& index_of, MatX& target) {
+  const int nc = options_.basis.size();
+  const auto m = static_cast<Eigen::Index>(group.dofs.size());
+  const Eigen::Index rows = group.gather.rows();
+  // Per row coefficient c: product_ = blockdiag(J_e(c, :)) (G (x) I) with the columns
+  // ordered (c2, dof), then mapped_ = G^T product_ (m x nc m).
+  product_.resize(rows, nc * m);
+  for (int c = 0; c < nc; ++c) {
+    for (std::size_t k = 0; k < group.elements.size(); ++k) {
+      const MatX& jacobian = element_matrices_[k];
+      const int nin = static_cast<int>(jacobian.rows()) / nc;
+      const auto g = group.gather.middleRows(group.offsets[k], nin);
+      for (int c2 = 0; c2 < nc; ++c2) {
+        // J_e rows (i, c), columns (k, c2): index component * nc + coefficient.
+        sub_ = jacobian(Eigen::seqN(c, nin, nc), Eigen::seqN(c2, nin, nc));
+        product_.block(group.offsets[k], c2 * m, nin, m).noalias() = sub_ * g;
+      }
+    }
+    mapped_.noalias() = group.gather.transpose() * product_;
+    for (Eigen::Index j = 0; j < m; ++j) {
+      const int row = layout.Index(index_of[group.dofs[j]], c);
+      for (int c2 = 0; c2 < nc; ++c2)
+        for (Eigen::Index l = 0; l < m; ++l)
+          target(row, layout.Index(index_of[group.dofs[l]], c2)) += mapped_(j, c2 * m + l);
+    }
+  }
+}
+
 Status HarmonicBalance::AddElements(const CoefficientLayout& layout,
                                     const std::vector<int>& index_of, const VecX& q, double omega,
                                     VecX& residual, MatX* d_q, VecX* d_omega) {
   const int nc = options_.basis.size();
   last_periods_ = 0;
-  for (std::size_t e = 0; e < system_.elements.size(); ++e) {
-    NonlinearElement& element = system_.elements[e];
-    const int nin = element.force->num_inputs();
-    // The two ends of component i in the layout (-1: ground) and their signs.
-    auto end = [&](int i, int side) {
-      const int dof = side == 0 ? element.dof_a[i] : element.dof_b[i];
-      return dof < 0 ? -1 : index_of[dof];
-    };
-    x_.setZero(nc, nin);
-    for (int i = 0; i < nin; ++i) {
-      for (int side = 0; side < 2; ++side) {
-        const int dof = end(i, side);
-        if (dof < 0) continue;
-        const double sign = side == 0 ? 1.0 : -1.0;
-        for (int c = 0; c < nc; ++c) x_(c, i) += sign * q(layout.Index(dof, c));
+  for (const ElementGroup& group : groups_) {
+    const auto m = static_cast<Eigen::Index>(group.dofs.size());
+    // The group's DOFs' coefficients (m x nc), their relative displacements (rows x nc).
+    MatX q_group(m, nc);
+    for (Eigen::Index j = 0; j < m; ++j)
+      for (int c = 0; c < nc; ++c) q_group(j, c) = q(layout.Index(index_of[group.dofs[j]], c));
+    relative_.noalias() = group.gather * q_group;
+    forces_.setZero(group.gather.rows(), nc);
+    MatX d_omega_forces = MatX::Zero(group.gather.rows(), d_omega ? nc : 0);
+    element_matrices_.resize(group.elements.size());
+    for (std::size_t k = 0; k < group.elements.size(); ++k) {
+      NonlinearElement& element = system_.elements[group.elements[k]];
+      const int nin = element.force->num_inputs();
+      x_ = relative_.middleRows(group.offsets[k], nin).transpose();
+      if (Status status =
+              element.force->Evaluate(*aft_, omega, x_, f_, d_q ? &element_matrices_[k] : nullptr,
+                                      d_omega ? &element_d_omega_ : nullptr);
+          !status) {
+        return Status::Failure("element " + std::to_string(group.elements[k]) + ": " +
+                               status.message);
       }
+      last_periods_ = std::max(last_periods_, element.force->last_periods());
+      forces_.middleRows(group.offsets[k], nin) = f_.transpose();
+      if (d_omega) d_omega_forces.middleRows(group.offsets[k], nin) = element_d_omega_.transpose();
     }
-    if (Status status =
-            element.force->Evaluate(*aft_, omega, x_, f_, d_q ? &element_jacobian_ : nullptr,
-                                    d_omega ? &element_d_omega_ : nullptr);
-        !status) {
-      return Status::Failure("element " + std::to_string(e) + ": " + status.message);
-    }
-    last_periods_ = std::max(last_periods_, element.force->last_periods());
-    for (int i = 0; i < nin; ++i) {
-      for (int side = 0; side < 2; ++side) {
-        const int row_dof = end(i, side);
-        if (row_dof < 0) continue;
-        const double row_sign = side == 0 ? 1.0 : -1.0;
-        for (int c = 0; c < nc; ++c) {
-          const int row = layout.Index(row_dof, c);
-          residual(row) += row_sign * f_(c, i);
-          if (d_omega != nullptr) (*d_omega)(row) += row_sign * element_d_omega_(c, i);
-          if (d_q == nullptr) continue;
-          for (int k = 0; k < nin; ++k) {  // eq. 26-27: R^T J_r R
-            for (int col_side = 0; col_side < 2; ++col_side) {
-              const int col_dof = end(k, col_side);
-              if (col_dof < 0) continue;
-              const double sign = row_sign * (col_side == 0 ? 1.0 : -1.0);
-              for (int c2 = 0; c2 < nc; ++c2) {
-                (*d_q)(row, layout.Index(col_dof, c2)) +=
-                    sign * element_jacobian_(i * nc + c, k * nc + c2);
-              }
-            }
-          }
-        }
+    // eq. 26-27: the forces on the DOFs are G^T f, the Jacobian (G (x) I)^T J_r (G (x) I).
+    const MatX on_dofs = group.gather.transpose() * forces_;
+    const MatX d_omega_on_dofs = group.gather.transpose() * d_omega_forces;
+    for (Eigen::Index j = 0; j < m; ++j)
+      for (int c = 0; c < nc; ++c) {
+        const int row = layout.Index(index_of[group.dofs[j]], c);
+        residual(row) += on_dofs(j, c);
+        if (d_omega) (*d_omega)(row) += d_omega_on_dofs(j, c);
       }
-    }
+    if (d_q) AddGroupMatrices(group, layout, index_of, *d_q);
   }
   return Status::Ok();
 }
@@ -542,13 +594,13 @@ VecX HarmonicBalance::Restrict(const MatX& coefficients) const {
 
 Status HarmonicBalance::LinearizedSolution(double omega, double level, VecX& q) {
   const int n = num_unknowns();
+  // At rest: the static coefficients at the rest state (when the basis has them).
+  const VecX rest = RestUnknowns();
   VecX residual;
   MatX jacobian;
-  if (Status status = Evaluate(VecX::Zero(n), omega, level, residual, &jacobian, nullptr, nullptr);
-      !status) {
+  if (Status status = Evaluate(rest, omega, level, residual, &jacobian, nullptr, nullptr); !status)
     return status;
-  }
-  q.setZero(n);
+  q = rest;
   if (n == 0) return Status::Ok();
   Eigen::PartialPivLU<MatX> lu;
   if (!FactorRegular(jacobian, lu)) {
@@ -565,8 +617,16 @@ Status HarmonicBalance::LinearizedSolution(double omega, double level, VecX& q) 
     return Status::Failure("the linearized harmonic-balance equations are singular at omega = " +
                            FormatValue(omega) + " rad/s (a resonance of the undamped system)");
   }
-  q = lu.solve(-residual);
+  q += lu.solve(-residual);
   return Status::Ok();
+}
+
+VecX HarmonicBalance::RestUnknowns() const {
+  VecX q = VecX::Zero(num_unknowns());
+  if (system_.rest.size() == 0 || !options_.basis.has_static()) return q;
+  for (std::size_t i = 0; i < unknown_dofs_.size(); ++i)
+    q(layout_.Index(static_cast<int>(i), 0)) = system_.rest(unknown_dofs_[i]);
+  return q;
 }
 
 VecX HarmonicBalance::FullUnknowns(const MatX& coefficients) const {
@@ -608,30 +668,43 @@ Status HarmonicBalance::FullRateJacobian(const MatX& coefficients, double omega,
     return size;
   const CoefficientLayout full{options_.basis, num_dofs()};
   const int nc = options_.basis.size();
-  const VecX q = FullUnknowns(coefficients);
+  std::vector<int> identity(num_dofs());
+  std::iota(identity.begin(), identity.end(), 0);
   rate_jacobian.setZero(full.size(), full.size());
-  for (std::size_t e = 0; e < system_.elements.size(); ++e) {
-    NonlinearElement& element = system_.elements[e];
-    if (!element.force->has_rate_jacobian()) continue;
-    // x = G q over all DOFs' coefficients; the element's matrix enters as G^T R G.
-    const int nin = element.force->num_inputs();
-    MatX gather = MatX::Zero(nc * nin, full.size());
-    for (int i = 0; i < nin; ++i) {
-      for (int c = 0; c < nc; ++c) {
-        if (element.dof_a[i] >= 0) gather(i * nc + c, full.Index(element.dof_a[i], c)) += 1.0;
-        if (element.dof_b[i] >= 0) gather(i * nc + c, full.Index(element.dof_b[i], c)) -= 1.0;
+  for (const ElementGroup& group : groups_) {
+    const auto m = static_cast<Eigen::Index>(group.dofs.size());
+    MatX q_group(m, nc);
+    for (Eigen::Index j = 0; j < m; ++j) q_group.row(j) = coefficients.row(group.dofs[j]);
+    relative_.noalias() = group.gather * q_group;
+    element_matrices_.resize(group.elements.size());
+    for (std::size_t k = 0; k < group.elements.size(); ++k) {
+      NonlinearElement& element = system_.elements[group.elements[k]];
+      const int nin = element.force->num_inputs();
+      if (!element.force->has_rate_jacobian()) {
+        element_matrices_[k].setZero(nc * nin, nc * nin);
+        continue;
       }
+      x_ = relative_.middleRows(group.offsets[k], nin).transpose();
+      if (Status status = element.force->RateJacobian(*aft_, omega, x_, element_matrices_[k]);
+          !status)
+        return Status::Failure("element " + std::to_string(group.elements[k]) + ": " +
+                               status.message);
     }
-    const VecX x = gather * q;
-    MatX element_rate;
-    if (Status status =
-            element.force->RateJacobian(*aft_, omega, x.reshaped(nc, nin), element_rate);
-        !status) {
-      return Status::Failure("element " + std::to_string(e) + ": " + status.message);
-    }
-    rate_jacobian.noalias() += gather.transpose() * element_rate * gather;
+    AddGroupMatrices(group, full, identity, rate_jacobian);
   }
   return Status::Ok();
+}
+
+NonlinearElement Between(std::unique_ptr<NonlinearForce> force, const std::vector<int>& dof_a,
+                         const std::vector<int>& dof_b) {
+  JD_CHECK(dof_a.size() == dof_b.size(), "Between: one dof_b per dof_a");
+  NonlinearElement element{std::move(force), {}};
+  for (std::size_t i = 0; i < dof_a.size(); ++i) {
+    std::vector<DofWeight>& component = element.terms.emplace_back();
+    if (dof_a[i] >= 0) component.push_back({dof_a[i], 1.0});
+    if (dof_b[i] >= 0) component.push_back({dof_b[i], -1.0});
+  }
+  return element;
 }
 
 }  // namespace jointdyn::harmonic

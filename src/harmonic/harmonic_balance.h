@@ -52,14 +52,26 @@ struct ExcitationTerm {
   double sin_amplitude = 0.0;  // [N]
 };
 
-// A nonlinear force between DOFs: component i acts on the relative displacement
-// r_i = q[dof_a[i]] - q[dof_b[i]] (dof_b[i] = -1: ground), with the force +f_i on dof_a[i]
-// and -f_i on dof_b[i].
+// One DOF of a linear combination, with its weight [-].
+struct DofWeight {
+  int dof = 0;
+  double weight = 0.0;
+};
+
+// A nonlinear force on linear combinations of the DOFs: component i acts on
+// r_i = sum_t weight_t q[dof_t] over terms[i], and its force f_i on each of those DOFs
+// with the same weight (the virtual work f_i r_i). The relative displacement q_a - q_b of
+// a lumped element is {{a, 1}, {b, -1}} (Between below); a contact pair of a joint has the
+// three rows of its pair projection (the local relative displacement), over the
+// interface DOFs of a full model or every coordinate of a reduced one.
 struct NonlinearElement {
   std::unique_ptr<NonlinearForce> force;
-  std::vector<int> dof_a;
-  std::vector<int> dof_b;
+  std::vector<std::vector<DofWeight>> terms;  // per component, distinct DOFs
 };
+
+// The element whose component i acts on q[dof_a[i]] - q[dof_b[i]] (-1: ground).
+NonlinearElement Between(std::unique_ptr<NonlinearForce> force, const std::vector<int>& dof_a,
+                         const std::vector<int>& dof_b);
 
 struct HarmonicSystem {
   solvers::SparseMatrix mass;              // M, n x n [kg]
@@ -67,6 +79,9 @@ struct HarmonicSystem {
   solvers::SparseMatrix stiffness;         // K, n x n [N/m]
   std::vector<ExcitationTerm> excitation;  // f_ext (harmonic terms at level 1)
   std::vector<NonlinearElement> elements;
+  // The static displacement the structure rests at without excitation (n, e.g. a preloaded
+  // state: the linearized solution expands about it; empty: zero) [m].
+  VecX rest;
 };
 
 struct HarmonicOptions {
@@ -118,7 +133,8 @@ class HarmonicBalance {
   // The unknowns of `coefficients` (num_dofs() x nc).
   VecX Restrict(const MatX& coefficients) const;
   // One Newton step from rest: the solution with every element replaced by its tangent at
-  // q = 0 (the linear system when the elements are stuck or soft): the usual first guess.
+  // the rest state (system().rest as the static coefficients, zero harmonics; the linear
+  // system when the elements are stuck or soft): the usual first guess.
   Status LinearizedSolution(double omega, double level, VecX& q);
   // Jacobian of the uncondensed residual over all DOFs (CoefficientLayout of num_dofs())
   // at `coefficients` (num_dofs() x nc), for the stability analysis. Fails without
@@ -152,12 +168,27 @@ class HarmonicBalance {
   void ValidateSystem() const;
   VecXc ExcitationOf(int harmonic) const;  // complex amplitudes over all DOFs, level 1
   Status UpdateBlocks(double omega);       // blocks_ for omega (cached)
+  VecX RestUnknowns() const;               // the unknowns at rest (LinearizedSolution)
   // The coefficients (num_dofs() x nc) as unknowns over all DOFs (CoefficientLayout).
   VecX FullUnknowns(const MatX& coefficients) const;
   // Adds the linear part of `blocks` over `layout` at q (real arrangement).
   static void AddLinear(const std::vector<Block>& blocks, const CoefficientLayout& layout,
                         const VecX& q, double level, VecX& residual, MatX* d_q, VecX* d_omega,
                         VecX* d_level);
+  // Elements on the same DOFs (e.g. the pairs of a reduced joint: every coordinate), so
+  // that their Jacobians map to the DOFs in one product per coefficient (below).
+  struct ElementGroup {
+    std::vector<int> dofs;      // distinct, ascending
+    std::vector<int> elements;  // indices into system_.elements
+    std::vector<int> offsets;   // first row of each element in `gather`
+    MatX gather;                // sum of num_inputs x dofs.size(): r = gather q(dofs)
+  };
+  void GroupElements();
+  // Adds the group's element matrices (element_matrices_[k]: (nc nin)^2 of its k-th element,
+  // d f / d x in the NonlinearForce arrangement) mapped to the layout:
+  // target += (G (x) I)^T blockdiag(matrices) (G (x) I), one GEMM per coefficient.
+  void AddGroupMatrices(const ElementGroup& group, const CoefficientLayout& layout,
+                        const std::vector<int>& index_of, MatX& target);
   // Adds the elements' forces over `layout`, `index_of[dof]` the layout DOF of a DOF.
   Status AddElements(const CoefficientLayout& layout, const std::vector<int>& index_of,
                      const VecX& q, double omega, VecX& residual, MatX* d_q, VecX* d_omega);
@@ -165,6 +196,7 @@ class HarmonicBalance {
   HarmonicSystem system_;
   HarmonicOptions options_;
   std::unique_ptr<Aft> aft_;
+  std::vector<ElementGroup> groups_;
   std::vector<int> unknown_dofs_;
   std::vector<int> linear_dofs_;    // the eliminated DOFs (condensed), ascending
   std::vector<int> unknown_index_;  // per DOF: its index among unknown_dofs_, or -1
@@ -174,7 +206,9 @@ class HarmonicBalance {
   double blocks_omega_ = -1.0;
   bool static_block_ready_ = false;
   int last_periods_ = 0;
-  MatX x_, f_, element_jacobian_, element_d_omega_;  // element workspace
+  // Element workspace.
+  MatX x_, f_, element_d_omega_, relative_, forces_, product_, mapped_, sub_;
+  std::vector<MatX> element_matrices_;
 };
 
 }  // namespace jointdyn::harmonic

@@ -1,5 +1,6 @@
 #include "harmonic/nonlinear_force.h"
 
+#include <Eigen/QR>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -18,6 +19,17 @@ using solvers::CheckOption;
 constexpr double kOmegaStep = 1e-7;
 // Relative step of the central differences in the history and the inputs.
 constexpr double kHistoryStep = 1e-6;
+// Periods marched before shooting on the start history, and the rank tolerance of
+// I - Phi (Phi's eigenvalue 1 of a stuck contact: every start is periodic there).
+constexpr int kShootAfter = 3;
+constexpr double kShootRankTolerance = 1e-10;
+
+// The force scale of the closure test (MarchOptions): the largest variation of a force
+// component over the period, at least 1e-6 of the largest force.
+double ClosureScale(const MatX& force) {
+  const double range = (force.colwise().maxCoeff() - force.colwise().minCoeff()).maxCoeff();
+  return std::max(range, 1e-6 * force.cwiseAbs().maxCoeff());
+}
 
 }  // namespace
 
@@ -25,6 +37,8 @@ Status MarchOptions::Validate() const {
   for (const Status& status : {
            CheckOption(closure_tolerance > 0.0 && closure_tolerance < 1.0,
                        "harmonic.closure_tolerance", closure_tolerance, "must be in (0, 1)"),
+           CheckOption(jacobian_tolerance > 0.0 && jacobian_tolerance < 1.0,
+                       "harmonic.jacobian_tolerance", jacobian_tolerance, "must be in (0, 1)"),
            CheckOption(max_periods >= 2, "harmonic.max_periods", max_periods, "must be >= 2"),
        }) {
     if (!status) return status;
@@ -84,8 +98,17 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
   KernelResponse response;
   const int max_periods = states == 0 ? 1 : options_.max_periods;
   double change = 0.0, scale = 0.0;
+  bool forces_closed = false;
+  // Shooting on the start history (see Accelerate) for kernels with exact sensitivities.
+  const bool shoot = exact && states > 0;
   for (int period = 1; period <= max_periods; ++period) {
     periods_ = period;
+    const bool track = shoot && period >= kShootAfter;
+    if (track) {
+      period_map_.setIdentity(states, states);
+      start_history_ = committed_;
+      if (history) start_sensitivity_ = d_history_;
+    }
     if (jacobian_rows) rows_.resize(n, nin * (m + 1));  // fully written below
     for (int j = 0; j < n; ++j) {
       in.r = r_.row(j).transpose();
@@ -112,12 +135,15 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
           row(m) = response.d_force_d_r_dot.row(i).dot(in.r_dot) / omega;
         }
       }
-      if (history) {
+      if (history || track) {
         if (exact) {
           kernel_->Sensitivity(in, committed_, response, sensitivity_);
         } else {
           DifferenceSensitivity(in);
         }
+      }
+      if (track) period_map_ = sensitivity_.d_history_d_history * period_map_;
+      if (history) {
         for (int i = 0; i < nin; ++i) {
           rows_.row(j).segment(i * (m + 1), m + 1) +=
               sensitivity_.d_force_d_history.row(i) * d_history_;
@@ -136,21 +162,24 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
     if (states == 0) return Status::Ok();
     if (period > 1) {
       change = (force_ - previous_).cwiseAbs().maxCoeff();
-      scale = force_.cwiseAbs().maxCoeff();
-      // With the Jacobian, its rows must have settled too: at rest the forces close at
-      // once while the sensitivities still carry the start from the virgin history.
+      scale = ClosureScale(force_);
+      // With the Jacobian, its rows must have settled too (MarchOptions).
       const bool rows_closed =
           !jacobian_rows || (rows_ - previous_rows_).cwiseAbs().maxCoeff() <=
-                                options_.closure_tolerance * rows_.cwiseAbs().maxCoeff();
-      if (change <= options_.closure_tolerance * scale && rows_closed) return Status::Ok();
+                                options_.jacobian_tolerance * rows_.cwiseAbs().maxCoeff();
+      forces_closed = change <= options_.closure_tolerance * scale;
+      if (forces_closed && rows_closed) return Status::Ok();
+      if (track) Accelerate(history);
     }
+    if (period == max_periods) break;  // force_ and rows_ keep the last period
     previous_.swap(force_);
     if (jacobian_rows) previous_rows_.swap(rows_);
   }
+  if (forces_closed) return Status::Ok();  // the rows of the last period (MarchOptions)
   return Status::Failure("the hysteresis loop did not close within " +
                          std::to_string(options_.max_periods) +
                          " periods: force samples of the last two periods differ by " +
-                         FormatValue(change) + " N (largest force " + FormatValue(scale) +
+                         FormatValue(change) + " N (force variation " + FormatValue(scale) +
                          " N, closure tolerance " + FormatValue(options_.closure_tolerance) + ")");
 }
 
@@ -264,6 +293,20 @@ Status MarchedForce::RateJacobian(Aft& aft, double omega, const MatX& x, MatX& j
     }
   }
   return Status::Ok();
+}
+
+void MarchedForce::Accelerate(bool sensitivity) {
+  const int states = static_cast<int>(committed_.size());
+  const Eigen::Map<const VecX> start(start_history_.data(), states);
+  Eigen::Map<VecX> end(committed_.data(), states);
+  const MatX contraction = MatX::Identity(states, states) - period_map_;
+  Eigen::CompleteOrthogonalDecomposition<MatX> solver(contraction);
+  solver.setThreshold(kShootRankTolerance);
+  const VecX step = solver.solve(VecX(end - start));
+  if (!step.allFinite()) return;
+  end = start + step;
+  if (sensitivity)
+    d_history_ = start_sensitivity_ + solver.solve(MatX(d_history_ - start_sensitivity_));
 }
 
 }  // namespace jointdyn::harmonic

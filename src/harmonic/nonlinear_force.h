@@ -8,9 +8,9 @@
 // marched through the samples with its history committed at each one (dt = T / N), the
 // period is repeated until the hysteresis loop closes (the force samples of two
 // consecutive periods agree; with the Jacobian also its rows below), and the force
-// samples of the last period are transformed back. The march starts from the kernel's virgin
-// history at the first sample of every evaluation, so the coefficients are a function of the
-// displacement coefficients.
+// samples of the last period are transformed back. The march starts from the kernel's initial
+// history (InitState) at the first sample of every evaluation, so the coefficients are a
+// function of the displacement coefficients.
 //
 // Jacobian. With x_j = E_j X the samples of the relative displacement and
 // r_dot_j = omega E'_j X (the Aft sample tables), the derivative of the force sample j is
@@ -29,6 +29,12 @@
 // Kernels whose response depends on dt (rate-dependent laws) get d f / d omega by a
 // forward difference in omega (relative step 1e-7: with the loops closed to
 // closure_tolerance its relative error is about closure_tolerance / 1e-7).
+//
+// Slow loops. A loop that settles slowly (a 2D friction contact whose slip direction
+// turns: the period map of its history contracts by a factor near 1) would need hundreds
+// of periods; for kernels with exact sensitivities, from the third period on the march
+// takes a Newton (shooting) step on the start history instead (Accelerate), after which
+// the loop closes in two periods when its stick-slip pattern stays.
 //
 // Rate Jacobian (kernels that use rates): sum_j P_j C_j E_j, the AFT transform of the
 // kernel's tangent d f_j / d r_dot_j at the samples of the closed loop. The sensitivity of
@@ -76,9 +82,20 @@ class NonlinearForce {
 constexpr int kMaxDifferencedHistory = 64;
 
 struct MarchOptions {
-  // The loop is closed when max_j |f_j - f_j(previous period)| <= closure_tolerance *
-  // max_j |f_j| [-], in (0, 1).
+  // The loop is closed when max_j |f_j - f_j(previous period)| <= closure_tolerance * s
+  // [-], in (0, 1), s the largest variation of a force component over the period (at least
+  // 1e-6 of the largest force): relative to the force's oscillation rather than its size,
+  // so that a contact pair carrying a large preload closes its loop as closely, relative
+  // to the excitation, as an element about zero force.
   double closure_tolerance = 1e-10;
+  // With the Jacobian, its rows (d f_j / d X) must have settled too, to this tolerance
+  // relative to their largest entry [-], in (0, 1): at rest the forces close at once while
+  // the sensitivities still carry the start. The Jacobian only steers Newton (a linear
+  // element's first Newton step is exact to about this tolerance), and a contact pair
+  // whose 2D slip direction turns settles its sensitivities slowly (bolted lap joint near
+  // resonance: forces closed to 1e-13, rows not to 1e-10 after 500 periods; joint_harmonic
+  // takes 1e-6). Forces closed and rows not after max_periods: the last period's rows.
+  double jacobian_tolerance = 1e-10;
   int max_periods = 500;  // periods marched at most before failing [-], >= 2
   // Include the sensitivity through the history in the Jacobian (exact or differenced).
   bool history_sensitivity = true;
@@ -107,6 +124,12 @@ class MarchedForce final : public NonlinearForce {
   // d h_j / d (h_{j-1}, r_j, r_dot_j) and d f_j / d h_{j-1} by central differences at
   // (committed_, in) into sensitivity_.
   void DifferenceSensitivity(const KernelInput& in);
+  // Shooting on the start history after a period that did not close: with Phi the
+  // period's d h_end / d h_start (period_map_), the start that the period maps onto
+  // itself to first order, h = h_s + (I - Phi)^+ (h_e - h_s) (minimum norm: a stuck
+  // contact's neutral directions stay), becomes the next period's start; the history
+  // sensitivity (`sensitivity`) follows the same fixed point.
+  void Accelerate(bool sensitivity);
 
   std::unique_ptr<PointKernel> kernel_;
   MarchOptions options_;
@@ -118,6 +141,8 @@ class MarchedForce final : public NonlinearForce {
   MatX rows_, previous_rows_;        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
   MatX d_history_, d_history_next_;  // S x (m + 1)
   std::vector<double> committed_, trial_;
+  std::vector<double> start_history_;  // Accelerate(): the period's start
+  MatX period_map_, start_sensitivity_;
   HistorySensitivity sensitivity_;
   // Difference workspace: the largest |history| and |r|, |r_dot| met in the march.
   std::vector<double> history_scale_, perturbed_committed_, perturbed_trial_[2];

@@ -1,5 +1,6 @@
 #include "harmonic/point_kernel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -167,6 +168,73 @@ void ContactKernel::Sensitivity(const KernelInput& in, std::span<const double> c
   // The pressure is the kernel's normal force: dp/dv and dp/dv_dot are its tangents.
   out.d_history_d_r.col(dim) = d.d_slider_d_pressure * response.d_force_d_r(dim, dim);
   out.d_history_d_r_dot.col(dim) = d.d_slider_d_pressure * response.d_force_d_r_dot(dim, dim);
+}
+
+PairKernel::PairKernel(std::shared_ptr<const laws::ContactPair> pair, double initial_gap,
+                       double area, std::vector<double> initial_history)
+    : pair_(std::move(pair)),
+      initial_gap_(initial_gap),
+      area_(area),
+      initial_history_(std::move(initial_history)),
+      coulomb_(pair_ && pair_->point()
+                   ? dynamic_cast<const laws::CoulombLaw*>(&pair_->point()->tangential_law())
+                   : nullptr) {
+  JD_CHECK(pair_ != nullptr, "PairKernel needs a pair");
+  JD_CHECK(std::isfinite(area) && area >= 0.0, "PairKernel: area must be finite and >= 0");
+  JD_CHECK(static_cast<int>(initial_history_.size()) == pair_->state_size(),
+           "PairKernel: initial history size");
+}
+
+bool PairKernel::dt_dependent() const {
+  return pair_->point() != nullptr && !pair_->point()->tangential_law().rate_independent();
+}
+
+void PairKernel::InitState(std::span<double> state) const {
+  std::copy(initial_history_.begin(), initial_history_.end(), state.begin());
+}
+
+Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> committed,
+                            std::span<double> trial, KernelResponse& out) const {
+  laws::PairResponse response;
+  if (Status status = pair_->Evaluate(
+          {.z = in.r, .gap_rate = in.r_dot(2), .initial_gap = initial_gap_, .dt = in.dt}, committed,
+          trial, response);
+      !status)
+    return status;
+  out.force = area_ * response.stress;
+  out.d_force_d_r = area_ * response.tangent;
+  out.d_force_d_r_dot = area_ * response.rate_tangent;
+  out.state = response.state;
+  return Status::Ok();
+}
+
+// History h = [slider (2), offset s* (2)]. Closed: slip = u_t - s*, so the force and the
+// slider depend on s* as on -u_t, and s* is kept. Open: zero force, the slider reset to
+// its virgin (constant) value, s* = u_t.
+void PairKernel::Sensitivity(const KernelInput& in, std::span<const double> committed,
+                             const KernelResponse& response, HistorySensitivity& out) const {
+  ResizeSensitivity(3, 4, out);
+  // A pair of no area has no force whatever its history (left without derivatives).
+  if (area_ == 0.0) return;
+  if (!pair_->normal_law().bilateral() && response.state == laws::ContactState::kOpen) {
+    out.d_history_d_r.block<2, 2>(2, 0).setIdentity();
+    return;
+  }
+  const Vec2 slip = in.r.head<2>() - Vec2(committed[2], committed[3]);
+  // The pressure and d p / d (un, un_dot) from the normal row (force = -A p).
+  const double pressure = -response.force(2) / area_;
+  const double dp_dr = -response.d_force_d_r(2, 2) / area_;
+  const double dp_dr_dot = -response.d_force_d_r_dot(2, 2) / area_;
+  const CoulombDerivatives d =
+      CoulombHistoryDerivatives(*coulomb_, slip, pressure, committed, response.state);
+  out.d_force_d_history.topLeftCorner<2, 2>() = area_ * d.d_traction_d_slider;
+  out.d_force_d_history.rightCols<2>() = -response.d_force_d_r.leftCols<2>();
+  out.d_history_d_history.topLeftCorner<2, 2>() = d.d_slider_d_slider;
+  out.d_history_d_history.topRightCorner<2, 2>() = -d.d_slider_d_slip;
+  out.d_history_d_history.bottomRightCorner<2, 2>().setIdentity();
+  out.d_history_d_r.topLeftCorner<2, 2>() = d.d_slider_d_slip;
+  out.d_history_d_r.block<2, 1>(0, 2) = d.d_slider_d_pressure * dp_dr;
+  out.d_history_d_r_dot.block<2, 1>(0, 2) = d.d_slider_d_pressure * dp_dr_dot;
 }
 
 }  // namespace jointdyn::harmonic

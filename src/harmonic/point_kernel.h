@@ -15,6 +15,7 @@
 
 #include "core/status.h"
 #include "core/types.h"
+#include "laws/contact_pair.h"
 #include "laws/contact_point.h"
 #include "laws/coulomb.h"
 #include "laws/tangential_law.h"
@@ -139,6 +140,39 @@ class ContactKernel final : public PointKernel {
  private:
   laws::ContactPoint point_;
   const laws::CoulombLaw* coulomb_;  // the tangential law as a Coulomb law, or null
+};
+
+// A contact pair of a joint (laws::ContactPair, the kernel the joint operator loops over
+// in the time domain) on its local relative displacement z = [u1, u2, un] (3 inputs) [m],
+// with forces A t = A [tau1, tau2, -p] [N] (A the pair's area weight [m^2], t the pair
+// stress): the element's terms are the pair's three rows of the joint's projection, so
+// that the DOFs receive R_i^T A t as from JointOperator::Forces. Every march starts from
+// `initial_history` (the committed pair history of the state harmonic balance expands
+// about, e.g. the preloaded one: its friction state and offsets). Exact history
+// sensitivity for a laws::CoulombLaw, through the offset s* as well (an open pair's
+// offset follows u, a closed one's is kept).
+class PairKernel final : public PointKernel {
+ public:
+  // pair non-null; area finite >= 0; initial_history of pair->state_size() doubles.
+  PairKernel(std::shared_ptr<const laws::ContactPair> pair, double initial_gap, double area,
+             std::vector<double> initial_history);
+
+  int num_inputs() const override { return 3; }
+  int state_size() const override { return pair_->state_size(); }
+  bool dt_dependent() const override;
+  bool uses_rates() const override { return true; }
+  void InitState(std::span<double> state) const override;
+  Status Evaluate(const KernelInput& in, std::span<const double> committed, std::span<double> trial,
+                  KernelResponse& out) const override;
+  bool has_history_sensitivity() const override { return coulomb_ != nullptr; }
+  void Sensitivity(const KernelInput& in, std::span<const double> committed,
+                   const KernelResponse& response, HistorySensitivity& out) const override;
+
+ private:
+  std::shared_ptr<const laws::ContactPair> pair_;
+  double initial_gap_, area_;
+  std::vector<double> initial_history_;
+  const laws::CoulombLaw* coulomb_;  // the friction law as a Coulomb law, or null
 };
 
 }  // namespace jointdyn::harmonic

@@ -1,7 +1,6 @@
 #include "joint/joint_operator.h"
 
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -17,6 +16,16 @@ void JointOptions::Validate() const {
     throw InputError("joint.touch_band", FormatValue(touch_band), "must be finite and >= 0");
 }
 
+namespace {
+
+laws::ContactPair MakePair(const JointLaws& laws, const JointOptions& options) {
+  options.Validate();
+  if (laws.normal == nullptr) throw InputError("joint.normal_law", "", "must be given");
+  return laws::ContactPair(laws.normal, laws.tangential, options.touch_band);
+}
+
+}  // namespace
+
 JointOperator::JointOperator(PairProjection relative, VecX initial_gap, VecX area, JointLaws laws,
                              const JointOptions& options)
     : relative_(std::move(relative)),
@@ -24,9 +33,8 @@ JointOperator::JointOperator(PairProjection relative, VecX initial_gap, VecX are
       initial_gap_(std::move(initial_gap)),
       area_(std::move(area)),
       laws_(std::move(laws)),
-      options_(options) {
-  options_.Validate();
-  if (laws_.normal == nullptr) throw InputError("joint.normal_law", "", "must be given");
+      options_(options),
+      pair_(MakePair(laws_, options_)) {
   const int n = num_pairs();
   JD_CHECK(initial_gap_.size() == n && area_.size() == n,
            "JointOperator: one initial gap and area per pair");
@@ -36,11 +44,7 @@ JointOperator::JointOperator(PairProjection relative, VecX initial_gap, VecX are
                        "must be finite and >= 0 (consistent nodal areas of quadratic faces are "
                        "negative at corners: pair with area_weighting diagonal_scaled)");
   }
-  if (laws_.tangential != nullptr) {
-    point_.emplace(laws_.normal, laws_.tangential);
-    state_size_ = laws_.tangential->state_size();
-  }
-  committed_.resize(static_cast<std::size_t>(n) * state_size_);
+  committed_.resize(static_cast<std::size_t>(n) * pair_.state_size());
   trial_.resize(committed_.size());
   z_ = VecX::Zero(3 * n);
   z_rate_ = VecX::Zero(3 * n);
@@ -53,19 +57,33 @@ JointOperator::JointOperator(PairProjection relative, VecX initial_gap, VecX are
   ResetHistory();
 }
 
+std::span<const double> JointOperator::CommittedHistory(int pair) const {
+  const int size = pair_.state_size();
+  return std::span<const double>(committed_).subspan(static_cast<std::size_t>(pair) * size, size);
+}
+
 void JointOperator::ResetHistory() {
-  const int n = num_pairs();
-  for (int i = 0; i < n && point_; ++i) {
-    point_->InitState(std::span<double>(committed_).subspan(i * state_size_, state_size_));
-  }
+  const int n = num_pairs(), size = pair_.state_size();
+  for (int i = 0; i < n; ++i)
+    pair_.InitState(
+        std::span<double>(committed_).subspan(static_cast<std::size_t>(i) * size, size));
   trial_ = committed_;
-  committed_offset_ = VecX::Zero(2 * n);
-  trial_offset_ = committed_offset_;
   committed_energy_ = VecX::Zero(n);
   trial_energy_ = committed_energy_;
   committed_closed_.assign(n, false);
   openings_.assign(n, 0);
   opening_energy_ = VecX::Zero(n);
+}
+
+void JointOperator::StickAt(const VecX& x) {
+  ResetHistory();
+  relative_.Apply(x, z_);
+  const int size = pair_.state_size(), offset = pair_.law_state_size();
+  for (int i = 0, n = num_pairs(); i < n; ++i) {
+    committed_[static_cast<std::size_t>(i) * size + offset] = z_(3 * i);
+    committed_[static_cast<std::size_t>(i) * size + offset + 1] = z_(3 * i + 1);
+  }
+  trial_ = committed_;
 }
 
 namespace {
@@ -88,12 +106,10 @@ JointOperator JointOperator::Reduced(const solvers::SparseMatrix& basis) const {
 }
 
 void JointOperator::CopyHistory(const JointOperator& other) {
-  JD_CHECK(other.num_pairs() == num_pairs() && other.state_size_ == state_size_,
+  JD_CHECK(other.num_pairs() == num_pairs() && other.pair_.state_size() == pair_.state_size(),
            "JointOperator::CopyHistory: the operators differ in pairs or friction law");
   committed_ = other.committed_;
   trial_ = committed_;
-  committed_offset_ = other.committed_offset_;
-  trial_offset_ = committed_offset_;
   committed_energy_ = other.committed_energy_;
   trial_energy_ = committed_energy_;
   committed_closed_ = other.committed_closed_;
@@ -108,69 +124,27 @@ Status JointOperator::Evaluate(const VecX& x, const VecX* velocity, double dt) {
   } else {
     z_rate_.setZero();
   }
-  const laws::NormalLaw& normal = *laws_.normal;
-  const double onset = normal.contact_onset_gap();
-  const double band_end = onset + options_.touch_band;
-  const bool bilateral = normal.bilateral();
-  const std::span<const double> committed(committed_);
-  const std::span<double> trial(trial_);
-  laws::ContactResponse response;
+  const std::size_t size = pair_.state_size();
+  laws::PairResponse response;
   stored_energy_ = 0.0;
   rate_dependent_ = false;
   for (int i = 0, n = num_pairs(); i < n; ++i) {
-    const laws::ContactInput in{.slip = z_.segment<2>(3 * i) - committed_offset_.segment<2>(2 * i),
-                                .gap = initial_gap_(i) + z_(3 * i + 2),
-                                .gap_rate = z_rate_(3 * i + 2),
-                                .dt = dt};
-    if (point_) {
-      const Status status = point_->Evaluate(in, committed.subspan(i * state_size_, state_size_),
-                                             trial.subspan(i * state_size_, state_size_), response);
-      if (!status)
-        return Status::Failure("joint pair " + std::to_string(i) + ": " + status.message);
-    } else {
-      const laws::NormalResponse p = normal.Evaluate(in.gap, in.gap_rate);
-      if (!std::isfinite(p.pressure) || !std::isfinite(p.d_pressure_d_gap) ||
-          !std::isfinite(p.d_pressure_d_gap_rate))
-        return Status::Failure("joint pair " + std::to_string(i) + ": normal law '" +
-                               std::string(normal.type()) + "' gave a non-finite pressure at gap " +
-                               FormatValue(in.gap) + " m");
-      response = laws::ContactResponse{};
-      response.pressure = p.pressure;
-      response.state = laws::ContactState::kSlip;
-      response.tangent(2, 2) = p.d_pressure_d_gap;
-      response.d_pressure_d_gap_rate = p.d_pressure_d_gap_rate;
-      response.stored_energy = p.stored_energy;
-    }
-    Vec2 slip = in.slip;
-    // Open: no traction, the offset follows, virgin history.
-    if (!bilateral && response.pressure <= 0.0) {
-      slip.setZero();
-      trial_offset_.segment<2>(2 * i) = z_.segment<2>(3 * i);
-      if (point_) point_->InitState(trial.subspan(i * state_size_, state_size_));
-      const double closed_slope =
-          in.gap <= band_end
-              ? normal
-                    .Evaluate(std::nextafter(onset, -std::numeric_limits<double>::infinity()),
-                              in.gap_rate)
-                    .d_pressure_d_gap
-              : 0.0;
-      response = laws::ContactResponse{};
-      response.tangent(2, 2) = closed_slope;
-    } else {
-      trial_offset_.segment<2>(2 * i) = committed_offset_.segment<2>(2 * i);
-    }
-    kinematics_.segment<3>(3 * i) << slip, in.gap;
-    stresses_.segment<3>(3 * i) << response.traction, -response.pressure;
-    Mat3& d = tangents_[i];
-    d = response.tangent;
-    d.row(2) *= -1.0;  // t(2) = -p
-    Mat3& c = rate_tangents_[i];
-    c.setZero();
-    c.col(2) << response.d_traction_d_gap_rate, -response.d_pressure_d_gap_rate;
+    const laws::PairInput in{.z = z_.segment<3>(3 * i),
+                             .gap_rate = z_rate_(3 * i + 2),
+                             .initial_gap = initial_gap_(i),
+                             .dt = dt};
+    const Status status =
+        pair_.Evaluate(in, std::span<const double>(committed_).subspan(i * size, size),
+                       std::span<double>(trial_).subspan(i * size, size), response);
+    if (!status) return Status::Failure("joint pair " + std::to_string(i) + ": " + status.message);
+    kinematics_.segment<3>(3 * i) = response.kinematics;
+    stresses_.segment<3>(3 * i) = response.stress;
+    tangents_[i] = response.tangent;
+    rate_tangents_[i] = response.rate_tangent;
     states_[i] = response.state;
     trial_energy_(i) = area_(i) * response.tangential_energy;
     stored_energy_ += area_(i) * response.stored_energy;
-    rate_dependent_ = rate_dependent_ || !c.isZero(0.0);
+    rate_dependent_ = rate_dependent_ || !response.rate_tangent.isZero(0.0);
   }
   return Status::Ok();
 }
@@ -203,7 +177,6 @@ void JointOperator::Commit() {
     committed_closed_[i] = closed;
   }
   committed_ = trial_;
-  committed_offset_ = trial_offset_;
   committed_energy_ = trial_energy_;
 }
 

@@ -8,6 +8,8 @@
 //               offset at contact closure)
 //   laws        p_i = p(g_i, g_dot_i) >= 0, tau_i = tau(s_i, p_i; history)
 //   stress      t_i = [tau_1, tau_2, -p]_i [Pa]  and its tangent D_i = d t_i / d[s1, s2, g]_i
+//               (kinematics, laws and stress: the pair kernel laws::ContactPair, which
+//               harmonic balance marches through a period as well)
 //   forces      f = sum_i R_i^T A_i t_i = R^T (A t)          [N]
 //   Jacobian    df/dx = R^T blockdiag(A_i D_i) R
 // f is the joint's internal force in the equation K x + f(x) = f_ext: a pressure pushes
@@ -16,13 +18,10 @@
 // eq. 3.87 / D.31 with Theta = -(R V)^T A (seed sign: Q_nl = -f, v = [tau1, tau2, p]) and
 // the Jacobian (R V)^T A D (R V) is Theta D Phi^MS; full and reduced run the same code.
 //
-// Open pairs (p = 0) carry no traction; a bilateral (bonded) normal law has none, its
-// pairs carry tension and keep their friction history. Their tangential offset follows the relative
-// displacement and their friction history is reset to the virgin state, so a pair that
-// closes starts from zero slip in stick (eq. 3.80). A pair at or just above the contact
-// onset (g in [onset, onset + touch_band]) gets the normal tangent of the closed side
-// (its pressure stays 0), so that a Newton step from touching surfaces sees their contact
-// stiffness (otherwise a body held only by contact has a singular tangent at the start).
+// Open pairs (p = 0) carry no traction, their offset follows and their friction history is
+// reset (eq. 3.80); a pair within touch_band above the onset gets the closed side's normal
+// tangent (otherwise a body held only by contact has a singular tangent at the start):
+// laws/contact_pair.h.
 //
 // History follows the TangentialLaw protocol: Evaluate() reads the committed history and
 // writes the trial one; Commit() accepts it. Rolling back is not committing: the next
@@ -30,14 +29,13 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <span>
 #include <vector>
 
 #include "core/status.h"
 #include "core/types.h"
 #include "joint/pair_projection.h"
-#include "laws/contact_point.h"
+#include "laws/contact_pair.h"
 #include "laws/normal_law.h"
 #include "laws/tangential_law.h"
 
@@ -84,7 +82,7 @@ class JointOperator {
 
   int size() const { return relative_.cols(); }  // state size
   int num_pairs() const { return relative_.num_pairs(); }
-  bool frictionless() const { return !point_.has_value(); }
+  bool frictionless() const { return pair_.point() == nullptr; }
   // True when every pair tangent D_i is symmetric for every state (frictionless joints).
   bool symmetric_tangent() const { return frictionless(); }
   const PairProjection& relative() const { return relative_; }
@@ -92,6 +90,10 @@ class JointOperator {
   const VecX& area() const { return area_; }
   const JointLaws& laws() const { return laws_; }
   const JointOptions& options() const { return options_; }
+  // The pair kernel every pair runs (laws/contact_pair.h) and a pair's committed history
+  // (pair().state_size() doubles: the friction state, then the offset s*).
+  const laws::ContactPair& pair() const { return pair_; }
+  std::span<const double> CommittedHistory(int pair) const;
 
   // Evaluates every pair at state x (velocity: for the gap rates, null = 0) at the end of
   // an increment of dt [s] from the committed history. Fails (Status naming the pair) when
@@ -119,6 +121,10 @@ class JointOperator {
   double opening_energy() const;
   // Back to the virgin state: no slip, zero offsets, no openings counted.
   void ResetHistory();
+  // Every pair sticking at state x: the virgin friction state with the offset at x's
+  // tangential displacement (zero slip), so that Evaluate(x) gives the sticking tangent
+  // (the joint's linearization for small motions about x with its friction stuck).
+  void StickAt(const VecX& x);
   // Takes the committed history of `other` (friction states, tangential offsets, stored
   // energies, which pairs are closed), an operator on the same pairs and friction law, e.g.
   // the full joint of a reduced one: the copy goes on from where `other` is (a transient
@@ -151,12 +157,10 @@ class JointOperator {
   PairProjection scaled_;  // workspace blockdiag(A_i B_i) R
   VecX initial_gap_, area_;
   JointLaws laws_;
-  std::optional<laws::ContactPoint> point_;  // with a friction law
   JointOptions options_;
-  int state_size_ = 0;  // friction history doubles per pair
+  laws::ContactPair pair_;
   // Per pair, contiguous.
-  std::vector<double> committed_, trial_;  // friction history
-  VecX committed_offset_, trial_offset_;   // s*_i (2 per pair) [m]
+  std::vector<double> committed_, trial_;  // pair history: friction state, offset s*_i [m]
   VecX committed_energy_, trial_energy_;   // A_i times the tangential stored energy [J]
   std::vector<bool> committed_closed_;
   std::vector<int> openings_;  // per pair

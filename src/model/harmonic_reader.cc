@@ -25,6 +25,8 @@ void CheckElements(const ModelNode& root, const lumped::LumpedModel& lm) {
                      "normal.pressure or a normal DOF pair (normal.a, normal.b)");
 }
 
+}  // namespace
+
 harmonic::HarmonicOptions ReadHarmonics(const ModelNode& node) {
   harmonic::HarmonicOptions o;
   o.basis.harmonics = node.Int("count", AtLeast(1));
@@ -36,6 +38,14 @@ harmonic::HarmonicOptions ReadHarmonics(const ModelNode& node) {
   node.Finish();
   return o;
 }
+
+double ReadPhase(const ModelNode& node, int harmonic) {
+  if (harmonic == 0 && node.Has("phase_deg"))
+    node.FailValue("phase_deg", "", "a static force (harmonic 0) has no phase");
+  return node.Double("phase_deg", 0.0) * std::numbers::pi / 180.0;
+}
+
+namespace {
 
 // harmonics.samples within memory. Per sample: the AFT tables of the basis functions and
 // their derivatives (2 nc doubles for nc coefficients) and FFT buffers (3 doubles); per
@@ -69,22 +79,27 @@ harmonic::ExcitationTerm ReadExcitation(const ModelNode& node, const DofTable& d
   if (!basis.Contains(term.harmonic))
     node.FailValue("harmonic", std::to_string(term.harmonic),
                    "is not in the basis (harmonics.count, harmonics.odd_only)");
-  if (term.harmonic == 0 && node.Has("phase_deg"))
-    node.FailValue("phase_deg", "", "a static force (harmonic 0) has no phase");
   // amplitude cos(k omega t + phase) = a cos(k omega t) + b sin(k omega t).
-  const double phase = node.Double("phase_deg", 0.0) * std::numbers::pi / 180.0;
+  const double phase = ReadPhase(node, term.harmonic);
   term.cos_amplitude = amplitude * std::cos(phase);
   term.sin_amplitude = -amplitude * std::sin(phase);
   node.Finish();
   return term;
 }
 
-void ReadContinuation(const ModelNode& root, analysis::HarmonicOptions& model) {
+}  // namespace
+
+void ReadContinuation(const ModelNode& root, harmonic::ContinuationOptions& o,
+                      std::vector<double>& levels, int dense_dofs,
+                      const harmonic::HarmonicBasis& basis, bool frequency_only) {
   const ModelNode node = root.Map("continuation");
-  auto& o = model.continuation;
-  o.parameter = node.Enum<ContinuationParameter>(
-      "parameter",
-      {{"frequency", ContinuationParameter::kFrequency}, {"level", ContinuationParameter::kLevel}});
+  o.parameter = frequency_only && !node.Has("parameter")
+                    ? ContinuationParameter::kFrequency
+                    : node.Enum<ContinuationParameter>(
+                          "parameter", {{"frequency", ContinuationParameter::kFrequency},
+                                        {"level", ContinuationParameter::kLevel}});
+  if (frequency_only && o.parameter != ContinuationParameter::kFrequency)
+    node.FailValue("parameter", "level", "this analysis continues in frequency only");
   const bool frequency = o.parameter == ContinuationParameter::kFrequency;
   const double unit = frequency ? kHz : 1.0;
   o.start = node.Double("from", frequency ? Positive() : Any()) * unit;
@@ -97,10 +112,10 @@ void ReadContinuation(const ModelNode& root, analysis::HarmonicOptions& model) {
     if (root.Has("levels")) {
       if (node.Has("level"))
         node.FailValue("level", "", "give either continuation.level or levels");
-      model.levels = root.Doubles("levels");
-      if (model.levels.empty()) root.FailValue("levels", "", "must list at least one level");
+      levels = root.Doubles("levels");
+      if (levels.empty()) root.FailValue("levels", "", "must list at least one level");
     } else {
-      model.levels = {node.Double("level", 1.0)};
+      levels = {node.Double("level", 1.0)};
     }
   } else {
     if (root.Has("levels"))
@@ -119,10 +134,8 @@ void ReadContinuation(const ModelNode& root, analysis::HarmonicOptions& model) {
   o.target_iterations = node.Int("target_iterations", o.target_iterations, AtLeast(1));
   o.max_points = node.Int("max_points", o.max_points, AtLeast(2));
   o.solve.stability = node.Bool("stability", false);
-  if (o.solve.stability) {
-    if (const Status size = harmonic::CheckDenseSize(int(model.model.dofs.size()),
-                                                     model.harmonics.basis, "Hill's method");
-        !size)
+  if (o.solve.stability && dense_dofs >= 0) {
+    if (const Status size = harmonic::CheckDenseSize(dense_dofs, basis, "Hill's method"); !size)
       node.FailValue("stability", "true", size.message + ": set stability: false");
   }
   if (const auto newton = node.OptionalMap("newton")) {
@@ -133,10 +146,8 @@ void ReadContinuation(const ModelNode& root, analysis::HarmonicOptions& model) {
     n.max_iterations = newton->Int("max_iterations", n.max_iterations, AtLeast(1));
     newton->Finish();
   }
-  node.Finish();  // RunHarmonic validates the continuation (HarmonicOptions::Validate)
+  node.Finish();  // the analyses validate the continuation (ContinuationOptions::Validate)
 }
-
-}  // namespace
 
 analysis::HarmonicOptions ReadHarmonic(const ModelNode& root) {
   analysis::HarmonicOptions model;
@@ -187,7 +198,8 @@ analysis::HarmonicOptions ReadHarmonic(const ModelNode& root) {
     root.Map("harmonics").FailValue("condense", "false", size.message + ": condense (true)");
   for (const ModelNode& node : root.Maps("excitation"))
     model.excitation.push_back(ReadExcitation(node, dofs, model.harmonics.basis));
-  ReadContinuation(root, model);
+  ReadContinuation(root, model.continuation, model.levels, int(model.model.dofs.size()),
+                   model.harmonics.basis, false);
 
   const auto output = root.OptionalMap("output");
   bool all = true;

@@ -5,15 +5,13 @@
 #include "model/fe_reader.h"
 #include "model/integrator_reader.h"
 #include "model/joint_mode_reader.h"
-#include "model/joints_reader.h"
-#include "model/preload_reader.h"
+#include "model/jointed_structure_reader.h"
 #include "model/time_function_reader.h"
 
 namespace jointdyn::model {
 namespace {
 
-void ReadJointsAndLoads(const ModelNode& root, analysis::JointDynamicsOptions& options) {
-  options.joints = ReadJoints(root, options.fe);
+void ReadLoads(const ModelNode& root, analysis::JointDynamicsOptions& options) {
   // A preloaded joint may run without dynamic loads (it then stays at rest).
   for (const ModelNode& node :
        options.preloads.empty() ? root.Maps("dynamic_loads") : root.OptionalMaps("dynamic_loads")) {
@@ -24,13 +22,6 @@ void ReadJointsAndLoads(const ModelNode& root, analysis::JointDynamicsOptions& o
     function.Finish();
     node.Finish();
     options.loads.push_back(std::move(load));
-  }
-  if (const auto damping = root.OptionalMap("damping")) {
-    const ModelNode rayleigh = damping->Map("rayleigh");
-    options.rayleigh_alpha = rayleigh.Double("alpha", 0.0, NonNegative());
-    options.rayleigh_beta = rayleigh.Double("beta", 0.0, NonNegative());
-    rayleigh.Finish();
-    damping->Finish();
   }
 }
 
@@ -71,18 +62,10 @@ analysis::JointDynamicsOptions ReadJointDynamics(const ModelNode& root) {
   analysis::JointDynamicsOptions options;
   root.ExpectAnalysis("joint_dynamics");
   options.title = root.String("title", "");
-  options.fe = ReadFeModelSpec(root);
-  if (!options.fe.loads.empty())
-    root.FailValue("loads", "(given)",
-                   "joint_dynamics takes time-dependent loads from dynamic_loads; remove the key");
-  options.preloads = ReadBoltPreloads(root, "preload", options.fe);
-  if (const auto solver = root.OptionalMap("preload_solver")) {
-    if (options.preloads.empty())
-      root.FailValue("preload_solver", "(given)", "needs a bolt preload (key preload)");
-    ReadStaticSolver(*solver, options.preload_solver);
-    solver->Finish();
-  }
-  ReadJointsAndLoads(root, options);
+  ReadJointedStructure(
+      root, "joint_dynamics takes time-dependent loads from dynamic_loads; remove the key",
+      options);
+  ReadLoads(root, options);
   ReadReduction(root, options);
   const ModelNode study = root.Map("study");
   options.full = study.Bool("full", false);

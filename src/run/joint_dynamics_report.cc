@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <numeric>
 #include <utility>
 
 #include "io/hdf5_file.h"
@@ -224,16 +225,8 @@ void JointDynamicsReport::RunFinished(const JointDynamicsResult& result, size_t 
 nlohmann::json JointDynamicsReport::Summary(const JointDynamicsResult& result) const {
   nlohmann::json summary =
       FeRunSummary(analysis_, model_file_, options_.title, options_.fe, result.model);
-  nlohmann::json joints = nlohmann::json::array();
-  int pairs = 0;
-  for (size_t j = 0; j < result.joint_pairs.size(); ++j) {
-    pairs += result.joint_pairs[j];
-    joints.push_back({{"contact", options_.joints[j].contact},
-                      {"pairs", result.joint_pairs[j]},
-                      {"friction", options_.joints[j].friction != nullptr}});
-  }
-  summary["joints"] = joints;
-  summary["pairs"] = pairs;
+  summary["joints"] = JointsSummary(options_.joints, result.joint_pairs);
+  summary["pairs"] = std::accumulate(result.joint_pairs.begin(), result.joint_pairs.end(), 0);
   summary["measure"] = options_.measure.name();
   summary["scheme"] = model::SchemeName(options_.integrator.scheme);
   summary["t_start"] = options_.integrator.t_start;

@@ -4,6 +4,7 @@
 #include "model/harmonic_reader.h"
 #include "model/hysteresis_reader.h"
 #include "model/joint_dynamics_reader.h"
+#include "model/joint_harmonic_reader.h"
 #include "model/joint_mode_study_reader.h"
 #include "model/modal_reader.h"
 #include "model/model_node.h"
@@ -15,6 +16,7 @@
 #include "run/harmonic_report.h"
 #include "run/hysteresis_report.h"
 #include "run/joint_dynamics_report.h"
+#include "run/joint_harmonic_report.h"
 #include "run/joint_mode_study_report.h"
 #include "run/modal_report.h"
 #include "run/multibody_report.h"
@@ -86,6 +88,12 @@ const std::vector<Entry>& Entries() {
        [](const std::string& n, const ModelNode& r, OutputFolder& f) {
          return Execute<JointDynamicsReport>(n, r, f, model::ReadJointDynamics,
                                              analysis::RunJointDynamics);
+       }},
+      {{"joint_harmonic",
+        "harmonic balance of jointed FE models, reduced or full: frequency response curves"},
+       [](const std::string& n, const ModelNode& r, OutputFolder& f) {
+         return Execute<JointHarmonicReport>(n, r, f, model::ReadJointHarmonic,
+                                             analysis::RunJointHarmonic);
        }},
       {{"multibody", "planar multibody systems: rigid bodies, joints, springs, drivers"},
        [](const std::string& n, const ModelNode& r, OutputFolder& f) {

@@ -113,12 +113,7 @@ RunOutcome StaticReport::Finish(const analysis::StaticResult& result) {
   WriteReactionPlots(options_, result, folder_);
   nlohmann::json summary =
       FeRunSummary(analysis_, model_file_, options_.title, options_.fe, result.model);
-  nlohmann::json joints = nlohmann::json::array();
-  for (size_t j = 0; j < result.joint_pairs.size(); ++j)
-    joints.push_back({{"contact", options_.joints[j].contact},
-                      {"pairs", result.joint_pairs[j]},
-                      {"friction", options_.joints[j].friction != nullptr}});
-  summary["joints"] = joints;
+  summary["joints"] = JointsSummary(options_.joints, result.joint_pairs);
   summary["held_dofs"] = result.held_dofs;
   if (options_.reduction)
     summary["reduced"] = {{"basis", result.basis}, {"coordinates", result.coordinates}};

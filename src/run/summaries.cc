@@ -121,6 +121,16 @@ nlohmann::json JointFiguresSummary(const analysis::JointFigures& joints) {
           {"normal_force_n", joints.normal_force}};
 }
 
+nlohmann::json JointsSummary(const std::vector<analysis::JointSpec>& joints,
+                             const std::vector<int>& pairs) {
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t j = 0; j < pairs.size(); ++j)
+    list.push_back({{"contact", joints[j].contact},
+                    {"pairs", pairs[j]},
+                    {"friction", joints[j].friction != nullptr}});
+  return list;
+}
+
 nlohmann::json StaticStateSummary(const std::vector<double>& bolt_forces,
                                   const analysis::JointFigures& joints,
                                   const joint::StaticResult& solve) {

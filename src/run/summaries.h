@@ -55,6 +55,11 @@ nlohmann::json IntegratorCounters(const time::TransientResult& r);
 // slipping_pairs, max_pressure_pa, normal_force_n.
 nlohmann::json JointFiguresSummary(const analysis::JointFigures& joints);
 
+// The joints of an FE analysis: per joint its `contact`, `pairs` (pairs[j]) and whether it
+// has `friction`.
+nlohmann::json JointsSummary(const std::vector<analysis::JointSpec>& joints,
+                             const std::vector<int>& pairs);
+
 // A static solution's state (a load step, a preload step): bolt_forces_n, gap_norm_m,
 // open_pairs, sticking_pairs, slipping_pairs, max_pressure_pa, normal_force_n, and the
 // solver's newton_iterations, increments, cutbacks, factorizations, reused_factorizations,

@@ -170,6 +170,9 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
       }
       if (!trial_status)
         return fail(iteration, "residual evaluation failed: " + trial_status.message);
+      // The residual is met and no step along the fresh Newton direction keeps it: a kink
+      // (NewtonOptions::accept_kinks), where the increment test cannot be met.
+      if (options_.accept_kinks && r <= options_.residual_tolerance) return result;
       return fail(iteration, "line search failed: scaled residual " + FormatValue(r_trial) +
                                  " after " + std::to_string(options_.max_backtracks) +
                                  " halvings, " + FormatValue(r) + " at the start");

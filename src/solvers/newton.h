@@ -34,6 +34,11 @@ struct NewtonOptions {
   // increment that confirms convergence uses the kept factorization). In [0, 1).
   double reuse_contraction = 0.0;
   LinearSolverKind linear_solver = LinearSolverKind::kAuto;
+  // Accept a point whose residual is met when no step along the fresh Newton direction
+  // keeps it (the increment test unmet): a kink of a piecewise smooth residual, e.g. the
+  // stick-slip switching between the samples of a harmonic-balance period march. Off: that
+  // is a line-search failure (where a met residual may only mean a missing force scale).
+  bool accept_kinks = false;
   // Checks the ranges above; the message names the option, value and rule.
   Status Validate() const;
 };

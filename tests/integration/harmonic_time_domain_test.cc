@@ -85,7 +85,7 @@ PeriodicResult SolveSdof(double m, double c, double k, double p, double omega,
   HarmonicSystem system =
       DenseSystem(MatX::Constant(1, 1, m), MatX::Constant(1, 1, c), MatX::Constant(1, 1, k));
   system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = p}};
-  system.elements.push_back({std::move(element), {0}, {-1}});
+  system.elements.push_back(Between(std::move(element), {0}, {-1}));
   HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 1024});
   PeriodicOptions options;
   options.newton.residual_tolerance = 1e-10;

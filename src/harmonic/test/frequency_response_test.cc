@@ -39,7 +39,7 @@ HarmonicSystem SdofSystem(const Sdof& s, std::unique_ptr<NonlinearForce> force) 
   HarmonicSystem system =
       DenseSystem(MatX::Constant(1, 1, s.m), MatX::Constant(1, 1, s.c), MatX::Constant(1, 1, s.k));
   system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = s.p}};
-  system.elements.push_back({std::move(force), {0}, {-1}});
+  system.elements.push_back(Between(std::move(force), {0}, {-1}));
   return system;
 }
 

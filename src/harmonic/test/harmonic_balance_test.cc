@@ -43,29 +43,26 @@ HarmonicSystem Chain(int n, double k = 1e4, double c = 2.0) {
 }
 
 NonlinearElement Polynomial(std::vector<double> c, int a, int b) {
-  return {std::make_unique<MarchedForce>(std::make_unique<PolynomialKernel>(std::move(c)),
-                                         MarchOptions{}),
-          {a},
-          {b}};
+  return Between(std::make_unique<MarchedForce>(std::make_unique<PolynomialKernel>(std::move(c)),
+                                                MarchOptions{}),
+                 {a}, {b});
 }
 
 NonlinearElement Jenkins(double k_t, double f_s, int a, int b) {
   auto law = std::make_shared<laws::CoulombLaw>(laws::CoulombParams{k_t, 0.0, f_s}, 1);
-  return {
+  return Between(
       std::make_unique<MarchedForce>(std::make_unique<TangentialKernel>(law, 1.0), MarchOptions{}),
-      {a},
-      {b}};
+      {a}, {b});
 }
 
 // The seed 004 node-to-node element in 2D between DOFs (0, 1, 2) and (3, 4, 5): tangential
 // x, y and the normal approach, with a preload of 5 N.
 NonlinearElement Contact2d() {
   const laws::NodeToNodeParams params{.k_t = 3e3, .k_n = 1e4, .mu = 0.3, .n0 = 5.0};
-  return {
+  return Between(
       std::make_unique<MarchedForce>(
           std::make_unique<ContactKernel>(laws::MakeNodeToNodeElement(params, 2)), MarchOptions{}),
-      {0, 1, 2},
-      {3, 4, 5}};
+      {0, 1, 2}, {3, 4, 5});
 }
 
 PeriodicOptions Tight() {
@@ -78,6 +75,42 @@ PeriodicOptions Tight() {
 
 // A linear spring written as a nonlinear element is solved exactly: per harmonic
 // Q = (K + k_e - k^2 w^2 M + i k w C)^-1 F, condensed or not.
+// Elements on linear combinations of DOFs (like the pairs of a reduced joint on the rows
+// of R V): two cubic springs on the same three DOFs with different weights form one group;
+// the residual's Jacobian (condensed or not) against central differences.
+TEST(HarmonicBalance, ElementsOnCombinationsOfDofsMatchDifferences) {
+  const HarmonicBasis basis{.harmonics = 3};
+  for (bool condense : {false, true}) {
+    HarmonicSystem system = Chain(5);
+    for (const std::vector<DofWeight>& terms :
+         {std::vector<DofWeight>{{0, 0.3}, {2, -1.2}, {3, 0.5}},
+          std::vector<DofWeight>{{3, 2.0}, {2, 1.0}, {0, -1.0}}}) {
+      NonlinearElement element{
+          std::make_unique<MarchedForce>(
+              std::make_unique<PolynomialKernel>(std::vector<double>{0.0, 2e3, 1e6, 3e9}),
+              MarchOptions{}),
+          {terms}};
+      system.elements.push_back(std::move(element));
+    }
+    HarmonicBalance hb(std::move(system), {.basis = basis, .samples = 32, .condense = condense});
+    EXPECT_EQ(hb.num_unknowns(), (condense ? 3 : 5) * basis.size());
+    VecX q = VecX::LinSpaced(hb.num_unknowns(), -1e-3, 2e-3);
+    VecX residual, plus, minus, d_omega;
+    MatX jacobian;
+    ASSERT_TRUE(hb.Evaluate(q, 50.0, 1.0, residual, &jacobian, &d_omega, nullptr));
+    MatX reference(q.size(), q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      VecX qp = q, qm = q;
+      qp(i) += 1e-7;
+      qm(i) -= 1e-7;
+      ASSERT_TRUE(hb.Evaluate(qp, 50.0, 1.0, plus, nullptr, nullptr, nullptr));
+      ASSERT_TRUE(hb.Evaluate(qm, 50.0, 1.0, minus, nullptr, nullptr, nullptr));
+      reference.col(i) = (plus - minus) / 2e-7;
+    }
+    EXPECT_LT((jacobian - reference).cwiseAbs().maxCoeff(), 1e-6 * reference.cwiseAbs().maxCoeff());
+  }
+}
+
 TEST(HarmonicBalance, LinearElementMatchesTheDirectSolution) {
   const int n = 5;
   const double omega = 80.0, k_e = 3e3;
@@ -458,7 +491,7 @@ TEST(HarmonicBalance, InconsistentSystemsNameTheKey) {
   HarmonicSystem same_ends = Chain(3);
   same_ends.excitation.resize(1);
   same_ends.elements.push_back(Polynomial({0.0, 1.0}, 1, 1));
-  expect_error(std::move(same_ends), "elements[0].dof_b[0]");
+  expect_error(std::move(same_ends), "elements[0].terms[0]");
 
   const Status samples = HarmonicOptions{.basis = {.harmonics = 5}, .samples = 10}.Validate();
   EXPECT_FALSE(samples.ok);

@@ -13,6 +13,7 @@
 
 #include "harmonic/nonlinear_force.h"
 #include "harmonic/test/describing_functions.h"
+#include "laws/contact_pair.h"
 #include "laws/coulomb.h"
 #include "laws/dahl_valanis.h"
 #include "laws/normal_laws.h"
@@ -277,6 +278,45 @@ TEST(MarchedForce, ContactJacobianWithHistorySensitivityMatchesDifferences) {
   const double size = reference.cwiseAbs().maxCoeff();
   std::printf("2D contact AFT Jacobian: max error %.2e of %.2e\n", error, size);
   EXPECT_LT(error, 1e-6 * size);
+}
+
+// A contact pair of a joint (PairKernel: the pair kernel of the joint operator) with a
+// three-parameter Coulomb law, an initial penetration, a preloaded history (slider and
+// offset s*) and a motion that slides and opens part of the period: the exact Jacobian
+// (through the offset as well) against central differences; and a stuck motion about the
+// preloaded state against the closed form of the stick branch.
+TEST(MarchedForce, JointPairJacobianWithOffsetsMatchesDifferences) {
+  const HarmonicBasis basis{.harmonics = 2};
+  Aft aft(basis, 512);
+  const auto pair = std::make_shared<const laws::ContactPair>(
+      std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{5e13}),
+      std::make_shared<laws::CoulombLaw>(laws::CoulombParams{9.5e12, 5e11, 0.15}, 2), 0.0);
+  const double area = 1e-6, g0 = -1e-8;                        // [m^2], [m]: p0 = 5e5 Pa
+  const std::vector<double> history{2e-9, -1e-9, 3e-9, 1e-9};  // slider, offset [m]
+  MarchedForce element(std::make_unique<PairKernel>(pair, g0, area, history), {});
+  MatX x = MatX::Zero(basis.size(), 3);
+  x.col(0) << 4e-9, 1e-8, 2e-9, 1e-9, 0.0;
+  x.col(1) << 1e-9, 3e-9, 6e-9, 0.0, 1e-9;
+  x.col(2) << 0.0, 2e-8, 7e-9, 5e-10, 0.0;
+  MatX f, jacobian;
+  ASSERT_TRUE(element.Evaluate(aft, 1.0, x, f, &jacobian, nullptr).ok);
+  EXPECT_EQ(element.force_samples().col(2).maxCoeff(), 0.0);  // it opens (force -A p)
+  const MatX reference = CentralDifferenceJacobian(element, aft, 1.0, x, 1e-17);
+  const double error = (jacobian - reference).cwiseAbs().maxCoeff();
+  const double size = reference.cwiseAbs().maxCoeff();
+  std::printf("joint pair AFT Jacobian: max error %.2e of %.2e\n", error, size);
+  EXPECT_LT(error, 1e-6 * size);
+
+  // Stuck about the preloaded state: tau = c1 (s - slider) + c2 s, s = u - s*, p = -eps g.
+  MatX small = MatX::Zero(basis.size(), 3);
+  small(1, 0) = small(2, 1) = small(1, 2) = 1e-12;
+  ASSERT_TRUE(element.Evaluate(aft, 1.0, small, f, nullptr, nullptr).ok);
+  EXPECT_NEAR(f(0, 0), area * (9.5e12 * (-3e-9 - 2e-9) + 5e11 * -3e-9), 1e-9);
+  EXPECT_NEAR(f(0, 1), area * (9.5e12 * (-1e-9 + 1e-9) + 5e11 * -1e-9), 1e-9);
+  EXPECT_NEAR(f(0, 2), -area * 5e13 * 1e-8, 1e-9);
+  EXPECT_NEAR(f(1, 0), area * 1e13 * 1e-12, 1e-9);  // stick stiffness c1 + c2
+  EXPECT_NEAR(f(2, 1), area * 1e13 * 1e-12, 1e-9);
+  EXPECT_NEAR(f(1, 2), area * 5e13 * 1e-12, 1e-9);  // -A p, p = -eps (g0 + un)
 }
 
 // d f / d omega of a normal law with a gap-rate term (the velocity inputs, omega-scaled)

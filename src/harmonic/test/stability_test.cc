@@ -52,10 +52,9 @@ Exponents SdofExponents(bool as_element, double m, double c, double k, double om
   system.excitation = {{.dof = 0, .harmonic = 1, .cos_amplitude = 1.0}};
   // A zero element keeps the system nonlinear in form (and the DOF uncondensed) without C.
   system.elements.push_back(
-      {std::make_unique<MarchedForce>(std::make_unique<ViscousKernel>(as_element ? c : 0.0),
-                                      MarchOptions{}),
-       {0},
-       {-1}});
+      Between(std::make_unique<MarchedForce>(std::make_unique<ViscousKernel>(as_element ? c : 0.0),
+                                             MarchOptions{}),
+              {0}, {-1}));
   HarmonicBalance hb(std::move(system), {.basis = {.harmonics = 3}, .samples = 16});
   const PeriodicResult solved = SolvePeriodic(hb, omega, 1.0, PeriodicOptions{});
   EXPECT_TRUE(solved.status) << solved.status.message;

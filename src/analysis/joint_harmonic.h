@@ -1,0 +1,110 @@
+// The harmonic analysis of a jointed FE structure: its periodic steady states under
+// harmonic forces on reference nodes by harmonic balance (harmonic/continuation.h), as
+// frequency-response curves (one per excitation level), with the contact and friction of
+// every pair evaluated pointwise by AFT (seed 004 eq. 15-27).
+//
+// The structure is that of joint_dynamics (analysis/jointed_structure.h): FE model, joints,
+// Rayleigh damping, bolt preloads with the preload step. Harmonic balance runs on
+//   reduced  the CMS basis (Craig-Bampton + free-free orthogonalization) extended by g joint
+//            modes of one method, plus the preload mode when preloaded (WithStart): every
+//            coordinate moves the joint, so all of them are unknowns (dense);
+//   full     the unreduced model on its independent DOFs (`full: true`, small meshes): the
+//            DOFs no pair touches are condensed per harmonic (harmonics.condense), the
+//            interface DOFs' coefficients are the unknowns.
+// Each contact pair is one nonlinear element: harmonic::PairKernel (the joint operator's
+// pair kernel laws::ContactPair) on the three rows of the joint's projection (R T, or R T V
+// reduced). Every period march starts from the pairs' committed history at the start x0
+// (the preloaded friction state and offsets), so the solution at vanishing amplitude is the
+// preloaded equilibrium, and the hysteresis loop about it closes as in the time domain. The
+// locked bolts' load is the static (harmonic 0) force, which the level does not scale.
+//
+// Excitation: f(t) = level F cos(k omega t + phase) per load (k = 0: a static force F,
+// not scaled). Outputs: the coefficients of chosen physical DOFs at every point
+// (OutputCoefficients), the first-harmonic amplitude and phase over frequency per level,
+// the stability by Hill's method when asked.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/harmonic.h"
+#include "analysis/joint_mode_pipeline.h"
+#include "analysis/jointed_structure.h"
+#include "analysis/observer.h"
+#include "core/status.h"
+#include "fe/fe_model.h"
+#include "harmonic/continuation.h"
+#include "harmonic/harmonic_balance.h"
+#include "harmonic/nonlinear_force.h"
+
+namespace jointdyn::analysis {
+
+// Harmonic forces on reference nodes.
+struct HarmonicLoad {
+  std::vector<fe::NodeLoad> loads;  // amplitudes F [N, N m] per unit level (k = 0: static)
+  int harmonic = 1;                 // k [-], in the basis
+  double phase = 0.0;               // [rad]: f = level F cos(k omega t + phase)
+};
+
+struct JointHarmonicOptions : JointedStructureOptions {
+  std::string title;
+  bool full = false;          // harmonic balance on the unreduced model
+  CmsSpec cms;                // reduced: the CMS basis
+  JointModeSpec joint_modes;  // reduced: the TVDs' contact and law, method and g
+  std::vector<HarmonicLoad> excitation;
+  harmonic::HarmonicOptions harmonics;  // basis, AFT samples, condensation
+  // Loop closure of the pairs' period march: the Jacobian rows to 1e-6 (MarchOptions).
+  harmonic::MarchOptions march{.jacobian_tolerance = 1e-6};
+  // Frequency continuation in rad/s, one curve per level (`fixed` set per curve); Newton
+  // accepts kinks of the residual (stick-slip switching between samples: NewtonOptions).
+  harmonic::ContinuationOptions continuation{.solve = {.newton = {.accept_kinks = true}}};
+  std::vector<double> levels;                 // [-]
+  std::vector<fe::ReferenceDof> output_dofs;  // reported DOFs (at least one)
+  // Throws InputError naming the option for a set that cannot run.
+  void Validate() const;
+};
+
+struct JointHarmonicResult {
+  Status status;  // a failed stage, or the first curve that failed (its points kept)
+  fe::FeModel model;
+  std::vector<int> joint_pairs;         // pairs per joint
+  std::optional<PreloadStart> preload;  // with preloads
+  std::string basis;                    // the reduced basis (empty: full)
+  int coordinates = 0;                  // DOFs of the harmonic-balance system
+  int unknowns = 0;                     // Newton unknowns (after condensation)
+  int elements = 0;                     // contact pairs as nonlinear elements
+  // Eigenfrequencies of the structure linearized at the start with the joints' sticking
+  // tangent (friction stuck, closed pairs' penalty) [Hz], the lowest up to 10: the limit
+  // of the resonances at vanishing level.
+  std::vector<double> linear_frequencies;
+  // Output DOF o's coefficients are output_map.row(o) * point.coefficients (the rows of
+  // the basis V, or unit rows on the full model's DOFs).
+  MatX output_map;
+  // One per level (fixed: the level): the points carry all harmonic-balance DOFs'
+  // coefficients (OutputCoefficients maps them to the output DOFs).
+  std::vector<HarmonicCurve> curves;
+  std::map<std::string, double> times;  // stage wall times [s]
+  double wall_seconds = 0.0;
+};
+
+// The output DOFs' coefficients (outputs x nc, row o = [c0, a1, b1, ...]) [m, rad] at `point`.
+MatX OutputCoefficients(const JointHarmonicResult& result, const harmonic::SolutionPoint& point);
+
+// The harmonic-balance system of the options (what RunJointHarmonic continues), for
+// programs that solve it themselves (bench/, tests): `result` without curves, `hb` null
+// when a stage failed (result.status).
+struct JointHarmonicSystem {
+  JointHarmonicResult result;
+  std::unique_ptr<harmonic::HarmonicBalance> hb;
+};
+JointHarmonicSystem BuildJointHarmonicSystem(const JointHarmonicOptions& options,
+                                             Observer& observer);
+
+// Progress: the FE model, Craig-Bampton, TVDs, then "frequency response, level L" over
+// the frequency range. Notes: the basis, the preload, each curve's end.
+JointHarmonicResult RunJointHarmonic(const JointHarmonicOptions& options, Observer& observer);
+
+}  // namespace jointdyn::analysis

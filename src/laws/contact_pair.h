@@ -1,0 +1,80 @@
+// One contact pair of a joint (seed 003 eq. 3.80): the pointwise kernel that the joint
+// operator (joint/joint_operator.h) loops over in the time domain and harmonic balance
+// marches through a period in the frequency domain (harmonic/point_kernel.h, PairKernel),
+// so both evaluate the same pair.
+//
+// Input: the pair's relative displacement z = [u1, u2, un] in its local frame (the rows of
+// the pair projection applied to the state) and the normal gap rate. Kinematics:
+//   g = g0 + un,   s = (u1, u2) - s*,
+// s* the tangential offset at contact closure. Laws: p = p(g, g_dot) >= 0 and
+// tau = tau(s, p; history), or no friction. Output: the stress t = [tau1, tau2, -p] [Pa]
+// and its tangent D = d t / d z (= d t / d[s1, s2, g]).
+//
+// Open pairs (p = 0, unilateral law) carry no traction; their offset follows u and their
+// friction history is reset to the virgin state, so a pair that closes starts from zero
+// slip in stick. A bilateral (bonded) law never opens: its pairs carry tension and keep
+// their history. A pair at or just above the onset (g in [onset, onset + touch_band]) gets
+// the closed side's normal tangent (its pressure stays 0), so that a Newton step from
+// touching surfaces sees their contact stiffness.
+//
+// History: the friction law's (state_size() doubles) plus the offset s* (2), held by the
+// caller with the committed / trial protocol of TangentialLaw.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "core/status.h"
+#include "core/types.h"
+#include "laws/contact_point.h"
+#include "laws/normal_law.h"
+#include "laws/tangential_law.h"
+
+namespace jointdyn::laws {
+
+struct PairInput {
+  Vec3 z = Vec3::Zero();   // relative displacement [u1, u2, un] [m]
+  double gap_rate = 0.0;   // d un / dt [m/s]
+  double initial_gap = 0;  // g0 [m]
+  double dt = 0.0;         // length of the increment [s]
+};
+
+struct PairResponse {
+  Vec3 kinematics = Vec3::Zero();            // [s1, s2, g] [m]
+  Vec3 stress = Vec3::Zero();                // t = [tau1, tau2, -p] [Pa]
+  Mat3 tangent = Mat3::Zero();               // d t / d z [Pa/m]
+  Mat3 rate_tangent = Mat3::Zero();          // d t / d z_dot (gap-rate column only) [Pa s/m]
+  ContactState state = ContactState::kOpen;  // frictionless closed pairs: kSlip
+  double stored_energy = 0.0;                // normal + tangential recoverable energy [J/m^2]
+  double tangential_energy = 0.0;            // its tangential part [J/m^2]
+};
+
+class ContactPair {
+ public:
+  // `normal` non-null; `tangential` null: frictionless. touch_band [m] >= 0.
+  ContactPair(std::shared_ptr<const NormalLaw> normal,
+              std::shared_ptr<const TangentialLaw> tangential, double touch_band);
+
+  const NormalLaw& normal_law() const { return *normal_; }
+  // The contact point (normal and friction law), or null when frictionless.
+  const ContactPoint* point() const { return point_ ? &*point_ : nullptr; }
+  int law_state_size() const { return law_state_size_; }  // friction history doubles
+  int state_size() const { return law_state_size_ + 2; }  // plus the offset s*
+  // Virgin history: virgin friction state, zero offset.
+  void InitState(std::span<double> state) const;
+
+  // The response at `in` from the committed history (state_size() doubles, the offset
+  // last); writes the trial one. Fails naming the law when a law fails or gives a
+  // non-finite pressure.
+  Status Evaluate(const PairInput& in, std::span<const double> committed, std::span<double> trial,
+                  PairResponse& out) const;
+
+ private:
+  std::shared_ptr<const NormalLaw> normal_;
+  std::optional<ContactPoint> point_;
+  double touch_band_ = 0.0;
+  int law_state_size_ = 0;
+};
+
+}  // namespace jointdyn::laws

@@ -1,0 +1,19 @@
+// The files of `analysis: joint_harmonic`: frequency_response.csv, amplitude_<dof>.svg and
+// phase_<dof>.svg of the output DOFs (run/harmonic_report.h, WriteResponseCurves: units m
+// or rad) and summary.json (the FE model, joints, preload, basis, harmonic-balance sizes,
+// the stuck linear frequencies, the curves' figures, stage times).
+#pragma once
+
+#include "analysis/joint_harmonic.h"
+#include "run/report.h"
+#include "run/run_model.h"
+
+namespace jointdyn::run {
+
+class JointHarmonicReport : public Report<analysis::JointHarmonicOptions> {
+ public:
+  using Report::Report;
+  RunOutcome Finish(const analysis::JointHarmonicResult& result);
+};
+
+}  // namespace jointdyn::run
