@@ -136,6 +136,8 @@ class HarmonicBalance {
   // the rest state (system().rest as the static coefficients, zero harmonics; the linear
   // system when the elements are stuck or soft): the usual first guess.
   Status LinearizedSolution(double omega, double level, VecX& q);
+  // The unknowns at rest: system().rest as the static coefficients, zero harmonics.
+  VecX RestUnknowns() const;
   // Jacobian of the uncondensed residual over all DOFs (CoefficientLayout of num_dofs())
   // at `coefficients` (num_dofs() x nc), for the stability analysis. Fails without
   // computing when num_dofs() x nc exceeds kMaxDenseUnknowns.
@@ -168,7 +170,6 @@ class HarmonicBalance {
   void ValidateSystem() const;
   VecXc ExcitationOf(int harmonic) const;  // complex amplitudes over all DOFs, level 1
   Status UpdateBlocks(double omega);       // blocks_ for omega (cached)
-  VecX RestUnknowns() const;               // the unknowns at rest (LinearizedSolution)
   // The coefficients (num_dofs() x nc) as unknowns over all DOFs (CoefficientLayout).
   VecX FullUnknowns(const MatX& coefficients) const;
   // Adds the linear part of `blocks` over `layout` at q (real arrangement).

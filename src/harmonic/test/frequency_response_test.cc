@@ -43,19 +43,6 @@ HarmonicSystem SdofSystem(const Sdof& s, std::unique_ptr<NonlinearForce> force) 
   return system;
 }
 
-std::unique_ptr<NonlinearForce> CoulombForce(double c1, double c2, double f_s,
-                                             bool history = true) {
-  auto law = std::make_shared<laws::CoulombLaw>(laws::CoulombParams{c1, c2, f_s}, 1);
-  return std::make_unique<MarchedForce>(
-      std::make_unique<TangentialKernel>(law, 1.0),
-      MarchOptions{.closure_tolerance = 1e-12, .max_periods = 20, .history_sensitivity = history});
-}
-
-std::unique_ptr<NonlinearForce> CubicForce(double k3) {
-  return std::make_unique<MarchedForce>(
-      std::make_unique<PolynomialKernel>(std::vector<double>{0.0, 0.0, 0.0, k3}), MarchOptions{});
-}
-
 Complex FirstHarmonic(const SolutionPoint& point, int dof = 0) {
   return {point.coefficients(dof, 1), -point.coefficients(dof, 2)};
 }
