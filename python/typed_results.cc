@@ -285,6 +285,22 @@ py::dict JointHarmonicArrays(const analysis::JointHarmonicOptions& options,
   out["curves"] = CurveArrays(
       result.curves, options.harmonics.basis,
       [&](const harmonic::SolutionPoint& p) { return analysis::OutputCoefficients(result, p); });
+  py::list backbones;
+  for (const analysis::Backbone& b : result.backbones) {
+    py::dict d;
+    d["method"] = b.method;
+    d["ok"] = static_cast<bool>(b.status);
+    d["message"] = b.status.message;
+    d["modal_amplitude"] = Array(b.modal_amplitude);
+    d["amplitude_m"] = Array(b.output_amplitude);
+    d["frequency_hz"] = Array(b.frequency);
+    d["damping_ratio"] = Array(b.damping_ratio);
+    d["newton_iterations"] = b.iterations;
+    d["seconds"] = b.seconds;
+    backbones.append(d);
+  }
+  out["backbones"] = backbones;
+  out["mode_frequency_hz"] = result.mode_frequency;
   return out;
 }
 

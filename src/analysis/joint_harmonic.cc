@@ -17,7 +17,7 @@ namespace jointdyn::analysis {
 namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
-constexpr int kLinearFrequencies = 10;
+constexpr int kLinearModes = 10;
 
 // Row `row` of a pair projection as DOF weights (the sparse pattern's entries, or every
 // coordinate of a dense one).
@@ -124,39 +124,6 @@ Status BuildReducedBasis(const JointHarmonicOptions& options, const fe::FeModel&
   return Status::Ok();
 }
 
-// Eigenfrequencies [Hz] of K + the joints' sticking tangent at the state x (friction
-// stuck, the closed pairs' penalty: JointOperator::StickAt) with M; dense, so left out
-// (empty) above the dense size limit of harmonic balance.
-std::vector<double> LinearFrequencies(const joint::JointedSystem& system, const VecX& x) {
-  const int n = system.size();
-  if (n > harmonic::kMaxDenseUnknowns) return {};
-  const auto dense = [](const solvers::Matrix& m) {
-    return m.is_dense() ? m.dense() : MatX(m.sparse());
-  };
-  MatX stiffness = dense(system.stiffness());
-  for (const joint::JointOperator& joint : system.joints()) {
-    joint::JointOperator at_x = joint;
-    at_x.StickAt(x);
-    if (!at_x.Evaluate(x)) return {};
-    if (at_x.relative().is_sparse()) {
-      solvers::SparseMatrix j;
-      at_x.Jacobian(j);
-      stiffness += MatX(j);
-    } else {
-      MatX j;
-      at_x.Jacobian(j);
-      stiffness += j;
-    }
-  }
-  Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eigen(
-      0.5 * (stiffness + stiffness.transpose()), dense(system.mass()), Eigen::EigenvaluesOnly);
-  if (eigen.info() != Eigen::Success) return {};
-  std::vector<double> hz;
-  for (int i = 0; i < std::min(n, kLinearFrequencies); ++i)
-    hz.push_back(std::sqrt(std::max(eigen.eigenvalues()(i), 0.0)) / kTwoPi);
-  return hz;
-}
-
 // The frequency-response curve of each level, progress per point over the range.
 void RunCurves(const JointHarmonicOptions& options, harmonic::HarmonicBalance& hb,
                JointHarmonicResult& result, Observer& observer) {
@@ -187,6 +154,37 @@ void RunCurves(const JointHarmonicOptions& options, harmonic::HarmonicBalance& h
   }
 }
 
+// The nonlinear mode's backbones, one per method (the first failure in result.status).
+void RunBackbones(const JointHarmonicOptions& options, JointHarmonicSystem& built,
+                  Observer& observer) {
+  const NonlinearModeSpec& spec = *options.nonlinear_mode;
+  JointHarmonicResult& result = built.result;
+  StartMode start;
+  if (Status status =
+          MakeStartMode(spec, built.modes, result.output_map, options.output_dofs[0].name(), start);
+      !status) {
+    if (result.status) result.status = status;
+    return;
+  }
+  result.mode_frequency = start.omega / kTwoPi;
+  if (spec.epmc)
+    result.backbones.push_back(EpmcBackbone(*built.hb, start, spec, result.output_map, observer));
+  if (spec.quasi_static)
+    result.backbones.push_back(
+        QuasiStaticBackbone(*built.system, built.start, start, spec, result.output_map, observer));
+  for (const Backbone& b : result.backbones) {
+    observer.Note("nonlinear mode " + std::to_string(spec.mode) + " (" + b.method + "): " +
+                  std::to_string(b.size()) + " amplitudes, " + std::to_string(b.iterations) +
+                  " Newton iterations (" + FormatValue(b.seconds) + " s)" +
+                  (b.size() > 0 ? ", " + FormatValue(b.frequency.front()) + " to " +
+                                      FormatValue(b.frequency.back()) + " Hz"
+                                : std::string()) +
+                  (b.status ? "" : "; stopped: " + b.status.message));
+    if (!b.status && result.status)
+      result.status = Status::Failure("nonlinear mode (" + b.method + "): " + b.status.message);
+  }
+}
+
 }  // namespace
 
 void JointHarmonicOptions::Validate() const {
@@ -195,14 +193,17 @@ void JointHarmonicOptions::Validate() const {
     throw InputError("harmonics", "", status.message);
   if (const Status status = march.Validate(); !status)
     throw InputError("march", "", status.message);
-  if (excitation.empty()) throw InputError("excitation", "", "must list at least one load");
+  if (nonlinear_mode) nonlinear_mode->Validate();
+  if (excitation.empty() && !nonlinear_mode)
+    throw InputError("excitation", "", "must list at least one load (or give nonlinear_mode)");
+  if (output_dofs.empty()) throw InputError("output.dofs", "", "must list at least one DOF");
+  if (excitation.empty()) return;
   for (size_t i = 0; i < excitation.size(); ++i)
     if (!harmonics.basis.Contains(excitation[i].harmonic))
       throw InputError("excitation[" + std::to_string(i) + "].harmonic",
                        std::to_string(excitation[i].harmonic),
                        "is not in the basis (harmonics.count, harmonics.odd_only)");
   if (levels.empty()) throw InputError("levels", "", "must list at least one level");
-  if (output_dofs.empty()) throw InputError("output.dofs", "", "must list at least one DOF");
   harmonic::ContinuationOptions curve = continuation;
   curve.parameter = harmonic::ContinuationParameter::kFrequency;
   if (const Status status = curve.Validate(); !status)
@@ -246,7 +247,6 @@ JointHarmonicSystem BuildJointHarmonicSystem(const JointHarmonicOptions& options
       return finish(Status::Failure("the preload step: " + result.preload->status.message));
     result.times["preload"] = result.preload->solve.seconds;
   }
-  std::optional<joint::JointedSystem> reduced;
   result.output_map.setZero(static_cast<Eigen::Index>(outputs.size()), built.system->size());
   for (size_t o = 0; o < outputs.size(); ++o) result.output_map(o, outputs[o]) = 1.0;
   if (!options.full) {
@@ -257,16 +257,21 @@ JointHarmonicSystem BuildJointHarmonicSystem(const JointHarmonicOptions& options
     const Eigen::Index columns = v.cols();
     std::tie(v, x0) = WithStart(std::move(v), x0, built.system->mass().sparse());
     if (v.cols() > columns) result.basis += " + the preload mode";
-    reduced.emplace(joint::Reduce(*built.system, v));
+    out.system = std::make_unique<joint::JointedSystem>(joint::Reduce(*built.system, v));
     for (VecX& load : loads) load = v.transpose() * load;
     result.output_map = result.output_map * v;
     observer.Note("basis: " + result.basis + " (" + std::to_string(v.cols()) + " coordinates)");
   }
-  const joint::JointedSystem& system = reduced ? *reduced : *built.system;
+  if (!out.system) out.system = std::move(built.system);
+  const joint::JointedSystem& system = *out.system;
   result.coordinates = system.size();
-  result.linear_frequencies = LinearFrequencies(system, x0);
+  out.modes = StuckModes(system, x0, kLinearModes);
+  for (const double omega : out.modes.omega) result.linear_frequencies.push_back(omega / kTwoPi);
+  harmonic::HarmonicOptions harmonics = options.harmonics;
+  harmonics.condense = harmonics.condense && !options.nonlinear_mode;
   out.hb = std::make_unique<harmonic::HarmonicBalance>(
-      MakeHarmonicSystem(system, x0, options.excitation, loads, options.march), options.harmonics);
+      MakeHarmonicSystem(system, x0, options.excitation, loads, options.march), harmonics);
+  out.start = std::move(x0);
   result.unknowns = out.hb->num_unknowns();
   result.elements = static_cast<int>(out.hb->system().elements.size());
   observer.Note("harmonic balance: " + std::to_string(result.coordinates) + " DOFs, " +
@@ -279,10 +284,15 @@ JointHarmonicResult RunJointHarmonic(const JointHarmonicOptions& options, Observ
   const Clock::time_point start = Clock::now();
   JointHarmonicSystem built = BuildJointHarmonicSystem(options, observer);
   JointHarmonicResult& result = built.result;
-  if (built.hb) {
+  if (built.hb && !options.excitation.empty()) {
     const Clock::time_point t = Clock::now();
     RunCurves(options, *built.hb, result, observer);
     result.times["curves"] = Seconds(t);
+  }
+  if (built.hb && options.nonlinear_mode) {
+    const Clock::time_point t = Clock::now();
+    RunBackbones(options, built, observer);
+    result.times["nonlinear_mode"] = Seconds(t);
   }
   result.wall_seconds = Seconds(start);
   return std::move(result);

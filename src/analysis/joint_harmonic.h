@@ -22,6 +22,10 @@
 // not scaled). Outputs: the coefficients of chosen physical DOFs at every point
 // (OutputCoefficients), the first-harmonic amplitude and phase over frequency per level,
 // the stability by Hill's method when asked.
+//
+// Nonlinear mode (nonlinear_mode, analysis/backbone.h): the frequency and damping ratio of
+// one mode of the stuck structure over its amplitude, by EPMC on the same harmonic-balance
+// system (uncondensed) and/or by quasi-static modal analysis on the same jointed system.
 #pragma once
 
 #include <map>
@@ -30,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/backbone.h"
 #include "analysis/harmonic.h"
 #include "analysis/joint_mode_pipeline.h"
 #include "analysis/jointed_structure.h"
@@ -51,18 +56,20 @@ struct HarmonicLoad {
 
 struct JointHarmonicOptions : JointedStructureOptions {
   std::string title;
-  bool full = false;          // harmonic balance on the unreduced model
-  CmsSpec cms;                // reduced: the CMS basis
-  JointModeSpec joint_modes;  // reduced: the TVDs' contact and law, method and g
-  std::vector<HarmonicLoad> excitation;
+  bool full = false;                     // harmonic balance on the unreduced model
+  CmsSpec cms;                           // reduced: the CMS basis
+  JointModeSpec joint_modes;             // reduced: the TVDs' contact and law, method and g
+  std::vector<HarmonicLoad> excitation;  // empty: no frequency response (nonlinear mode only)
+  // With a nonlinear mode the equations are not condensed (EPMC needs every DOF).
   harmonic::HarmonicOptions harmonics;  // basis, AFT samples, condensation
   // Loop closure of the pairs' period march: the Jacobian rows to 1e-6 (MarchOptions).
   harmonic::MarchOptions march{.jacobian_tolerance = 1e-6};
   // Frequency continuation in rad/s, one curve per level (`fixed` set per curve); Newton
   // accepts kinks of the residual (stick-slip switching between samples: NewtonOptions).
   harmonic::ContinuationOptions continuation{.solve = {.newton = {.accept_kinks = true}}};
-  std::vector<double> levels;                 // [-]
-  std::vector<fe::ReferenceDof> output_dofs;  // reported DOFs (at least one)
+  std::vector<double> levels;                       // [-], one per curve (with excitation)
+  std::optional<NonlinearModeSpec> nonlinear_mode;  // the backbones of one stuck mode
+  std::vector<fe::ReferenceDof> output_dofs;        // reported DOFs (at least one)
   // Throws InputError naming the option for a set that cannot run.
   void Validate() const;
 };
@@ -86,6 +93,9 @@ struct JointHarmonicResult {
   // One per level (fixed: the level): the points carry all harmonic-balance DOFs'
   // coefficients (OutputCoefficients maps them to the output DOFs).
   std::vector<HarmonicCurve> curves;
+  // With nonlinear_mode: the stuck mode's frequency [Hz] and one backbone per method.
+  double mode_frequency = 0.0;
+  std::vector<Backbone> backbones;
   std::map<std::string, double> times;  // stage wall times [s]
   double wall_seconds = 0.0;
 };
@@ -95,16 +105,21 @@ MatX OutputCoefficients(const JointHarmonicResult& result, const harmonic::Solut
 
 // The harmonic-balance system of the options (what RunJointHarmonic continues), for
 // programs that solve it themselves (bench/, tests): `result` without curves, `hb` null
-// when a stage failed (result.status).
+// when a stage failed (result.status); the jointed system it was made of (reduced or full,
+// the joints at the start's history), the start x0 on it and its stuck modes.
 struct JointHarmonicSystem {
   JointHarmonicResult result;
   std::unique_ptr<harmonic::HarmonicBalance> hb;
+  std::unique_ptr<joint::JointedSystem> system;
+  VecX start;
+  LinearModes modes;
 };
 JointHarmonicSystem BuildJointHarmonicSystem(const JointHarmonicOptions& options,
                                              Observer& observer);
 
 // Progress: the FE model, Craig-Bampton, TVDs, then "frequency response, level L" over
-// the frequency range. Notes: the basis, the preload, each curve's end.
+// the frequency range, then the nonlinear mode's routes. Notes: the basis, the preload,
+// each curve's and backbone's end.
 JointHarmonicResult RunJointHarmonic(const JointHarmonicOptions& options, Observer& observer);
 
 }  // namespace jointdyn::analysis

@@ -138,15 +138,15 @@ void ReadContinuation(const ModelNode& root, harmonic::ContinuationOptions& o,
     if (const Status size = harmonic::CheckDenseSize(dense_dofs, basis, "Hill's method"); !size)
       node.FailValue("stability", "true", size.message + ": set stability: false");
   }
-  if (const auto newton = node.OptionalMap("newton")) {
-    auto& n = o.solve.newton;
-    n.residual_tolerance = newton->Double("residual_tolerance", n.residual_tolerance, Positive());
-    n.increment_tolerance =
-        newton->Double("increment_tolerance", n.increment_tolerance, Positive());
-    n.max_iterations = newton->Int("max_iterations", n.max_iterations, AtLeast(1));
-    newton->Finish();
-  }
+  if (const auto newton = node.OptionalMap("newton")) ReadNewton(*newton, o.solve.newton);
   node.Finish();  // the analyses validate the continuation (ContinuationOptions::Validate)
+}
+
+void ReadNewton(const ModelNode& node, solvers::NewtonOptions& n) {
+  n.residual_tolerance = node.Double("residual_tolerance", n.residual_tolerance, Positive());
+  n.increment_tolerance = node.Double("increment_tolerance", n.increment_tolerance, Positive());
+  n.max_iterations = node.Int("max_iterations", n.max_iterations, AtLeast(1));
+  node.Finish();
 }
 
 analysis::HarmonicOptions ReadHarmonic(const ModelNode& root) {

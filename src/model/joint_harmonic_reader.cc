@@ -1,11 +1,15 @@
 #include "model/joint_harmonic_reader.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "model/fe_reader.h"
 #include "model/harmonic_reader.h"
 #include "model/joint_mode_reader.h"
 #include "model/jointed_structure_reader.h"
+#include "model/preload_reader.h"
 
 namespace jointdyn::model {
 namespace {
@@ -42,6 +46,43 @@ void ReadMarch(const ModelNode& node, harmonic::MarchOptions& march) {
   node.Finish();
 }
 
+// amplitudes: a list [m], or {from, to, count} spaced logarithmically.
+std::vector<double> ReadAmplitudes(const ModelNode& node) {
+  if (node.KindOf("amplitudes") != ModelNode::Kind::kMap)
+    return node.Doubles("amplitudes", Positive());
+  const ModelNode range = node.Map("amplitudes");
+  const double from = range.Double("from", Positive()), to = range.Double("to", Positive());
+  const int count = range.Int("count", InRange(2, 10000));
+  if (!(to > from)) range.FailValue("to", FormatValue(to), "must be > from = " + FormatValue(from));
+  range.Finish();
+  std::vector<double> values;
+  for (int i = 0; i < count; ++i)
+    values.push_back(from * std::pow(to / from, static_cast<double>(i) / (count - 1)));
+  return values;
+}
+
+analysis::NonlinearModeSpec ReadNonlinearMode(const ModelNode& node) {
+  analysis::NonlinearModeSpec spec;
+  spec.mode = node.Int("mode", 1, InRange(1, 10));
+  spec.amplitudes = ReadAmplitudes(node);
+  if (node.Has("methods")) {
+    enum Method { kEpmc, kQuasiStatic };
+    const std::vector<Method> methods =
+        node.EnumList<Method>("methods", {{"epmc", kEpmc}, {"quasi_static", kQuasiStatic}});
+    spec.epmc = std::find(methods.begin(), methods.end(), kEpmc) != methods.end();
+    spec.quasi_static = std::find(methods.begin(), methods.end(), kQuasiStatic) != methods.end();
+  }
+  if (const auto newton = node.OptionalMap("newton")) ReadNewton(*newton, spec.newton);
+  spec.max_refinements = node.Int("max_refinements", spec.max_refinements, AtLeast(0));
+  spec.cycle_increments = node.Int("cycle_increments", spec.cycle_increments, InRange(1, 10000));
+  if (const auto solver = node.OptionalMap("static_solver")) {
+    ReadStaticSolver(*solver, spec.static_solver);
+    solver->Finish();
+  }
+  node.Finish();
+  return spec;
+}
+
 }  // namespace
 
 analysis::JointHarmonicOptions ReadJointHarmonic(const ModelNode& root) {
@@ -55,10 +96,15 @@ analysis::JointHarmonicOptions ReadJointHarmonic(const ModelNode& root) {
     root.FailValue("reduction", "(given)", "full: true solves the unreduced model; remove one");
   if (!options.full) ReadReducedBasis(root, options);
   options.harmonics = ReadHarmonics(root.Map("harmonics"));
-  for (const ModelNode& node : root.Maps("excitation"))
-    options.excitation.push_back(ReadHarmonicLoad(node, options.fe, options.harmonics.basis));
+  if (const auto mode = root.OptionalMap("nonlinear_mode"))
+    options.nonlinear_mode = ReadNonlinearMode(*mode);
+  // Without a nonlinear mode the frequency response is what the analysis is for.
+  if (!options.nonlinear_mode || root.Has("excitation")) {
+    for (const ModelNode& node : root.Maps("excitation"))
+      options.excitation.push_back(ReadHarmonicLoad(node, options.fe, options.harmonics.basis));
+    ReadContinuation(root, options.continuation, options.levels, -1, options.harmonics.basis, true);
+  }
   if (const auto march = root.OptionalMap("march")) ReadMarch(*march, options.march);
-  ReadContinuation(root, options.continuation, options.levels, -1, options.harmonics.basis, true);
   const ModelNode output = root.Map("output");
   for (const ModelNode& node : output.Maps("dofs"))
     options.output_dofs.push_back(ReadFeDof(node, options.fe));

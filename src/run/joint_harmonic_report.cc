@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "run/backbone_report.h"
 #include "run/fe_report.h"
 #include "run/harmonic_report.h"
 #include "run/summaries.h"
@@ -30,7 +31,11 @@ RunOutcome JointHarmonicReport::Finish(const analysis::JointHarmonicResult& resu
   summary["samples_per_period"] = options_.harmonics.samples;
   summary["linear_frequencies_hz"] = result.linear_frequencies;
   summary["outputs"] = outputs.names;
-  WriteResponseCurves(outputs, result.curves, true, options_.title, folder_, summary);
+  if (!options_.excitation.empty())
+    WriteResponseCurves(outputs, result.curves, true, options_.title, folder_, summary);
+  if (options_.nonlinear_mode)
+    WriteBackbones(result.backbones, options_.nonlinear_mode->mode, result.mode_frequency,
+                   outputs.names, options_.title, folder_, summary["nonlinear_mode"]);
   std::map<std::string, double> times = result.times;
   times["total"] = result.wall_seconds;
   summary["times_s"] = times;

@@ -1,7 +1,9 @@
-// The files of `analysis: joint_harmonic`: frequency_response.csv, amplitude_<dof>.svg and
-// phase_<dof>.svg of the output DOFs (run/harmonic_report.h, WriteResponseCurves: units m
-// or rad) and summary.json (the FE model, joints, preload, basis, harmonic-balance sizes,
-// the stuck linear frequencies, the curves' figures, stage times).
+// The files of `analysis: joint_harmonic`: with excitation frequency_response.csv,
+// amplitude_<dof>.svg and phase_<dof>.svg of the output DOFs (run/harmonic_report.h,
+// WriteResponseCurves: units m or rad); with nonlinear_mode backbone.csv and its plots
+// (run/backbone_report.h); summary.json (the FE model, joints, preload, basis,
+// harmonic-balance sizes, the stuck linear frequencies, the curves' and backbones' figures,
+// stage times).
 #pragma once
 
 #include "analysis/joint_harmonic.h"

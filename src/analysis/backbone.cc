@@ -1,0 +1,244 @@
+#include "analysis/backbone.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <utility>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "harmonic/nonlinear_mode.h"
+
+namespace jointdyn::analysis {
+namespace {
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+MatX Dense(const solvers::Matrix& m) { return m.is_dense() ? m.dense() : MatX(m.sparse()); }
+
+VecX Times(const solvers::Matrix& m, const VecX& v) {
+  return m.is_dense() ? VecX(m.dense() * v) : VecX(m.sparse() * v);
+}
+
+// Progress over the amplitudes in log scale, in thousandths.
+int LogProgress(const std::vector<double>& amplitudes, double a) {
+  const double range = std::log(amplitudes.back() / amplitudes.front());
+  const double done = range > 0.0 ? std::log(a / amplitudes.front()) / range : 1.0;
+  return std::clamp(static_cast<int>(std::lround(1000.0 * done)), 0, 1000);
+}
+
+// phi^T C phi: the viscous part of the modal damping (xi at vanishing amplitude) [1/s].
+double ViscousXi(const joint::JointedSystem& system, const VecX& phi) {
+  if (system.damping().rows() == 0) return 0.0;
+  return phi.dot(Times(system.damping(), phi));
+}
+
+// One quasi-static cycle of the modal load lambda M phi (plus the held loads) about the
+// start x0, the joints from their committed history: 0 -> +lambda -> -lambda -> +lambda,
+// cycle_increments static solves per lambda, the unload-reload repeated until the loop
+// closes. The loop is the last two branches: its states at the reversals and the energy it
+// dissipates, the closed integral of lambda dq with q the modal displacement
+// phi^T M (x - x0) (clockwise: the reloading branch runs above).
+constexpr int kMaxCycles = 50;          // 2D slip ratchets slowly: 0.43 per cycle measured
+constexpr double kCycleClosure = 1e-6;  // [-] of the loop's largest state change
+
+struct Cycle {
+  Status status;
+  VecX top, bottom;         // the states at +lambda (the end) and at -lambda
+  double dissipated = 0.0;  // [J]
+  int iterations = 0;
+  int cycles = 0;  // unload-reload cycles until the loop closed
+};
+
+Cycle QuasiStaticCycle(const joint::JointedSystem& system, const VecX& x0, const VecX& held,
+                       const VecX& m_phi, double lambda, const NonlinearModeSpec& spec) {
+  std::vector<joint::JointOperator> joints(system.joints().begin(), system.joints().end());
+  Cycle cycle;
+  joint::StaticLoadPath path{.start = x0, .start_load = held};
+  double load = 0.0, q = 0.0, work = 0.0;
+  // From the current load to `target` in `steps` solves; the work on the loop counted.
+  const auto branch = [&](double target, int steps, bool on_loop) {
+    for (int k = 0; k < steps; ++k) {
+      const double next = load + (target - load) / (steps - k);
+      path.end_load = held + next * m_phi;
+      const joint::StaticResult solved =
+          system.stiffness().is_dense()
+              ? joint::SolveStatic(system.stiffness().dense(), joints, path, spec.static_solver)
+              : joint::SolveStatic(system.stiffness().sparse(), joints, path, spec.static_solver);
+      cycle.iterations += solved.iterations;
+      if (!solved.status) {
+        cycle.status =
+            Status::Failure("at modal load " + FormatValue(next) + ": " + solved.status.message);
+        return false;
+      }
+      const double q_next = m_phi.dot(solved.q - x0);
+      if (on_loop) work += 0.5 * (load + next) * (q_next - q);
+      load = next;
+      q = q_next;
+      path.start = solved.q;
+      path.start_load = path.end_load;
+    }
+    return true;
+  };
+  const int n = spec.cycle_increments;
+  if (!branch(lambda, n, false)) return cycle;
+  // Cycles until the loop closes (the first one shakes down the pairs the preload left at
+  // the slip limit): the state back at +lambda within kCycleClosure of the loop's span.
+  for (cycle.cycles = 1; cycle.cycles <= kMaxCycles; ++cycle.cycles) {
+    const VecX before = path.start;
+    work = 0.0;
+    if (!branch(-lambda, 2 * n, true)) return cycle;
+    cycle.bottom = path.start;
+    if (!branch(lambda, 2 * n, true)) return cycle;
+    cycle.top = path.start;
+    cycle.dissipated = work;
+    const double span = (cycle.top - cycle.bottom).cwiseAbs().maxCoeff();
+    if ((cycle.top - before).cwiseAbs().maxCoeff() <= kCycleClosure * span) return cycle;
+  }
+  cycle.status =
+      Status::Failure("the load cycle did not close in " + std::to_string(kMaxCycles) + " cycles");
+  return cycle;
+}
+
+}  // namespace
+
+LinearModes StuckModes(const joint::JointedSystem& system, const VecX& x, int count) {
+  const int n = system.size();
+  if (n > harmonic::kMaxDenseUnknowns) return {};
+  MatX stiffness = Dense(system.stiffness());
+  for (const joint::JointOperator& joint : system.joints()) {
+    joint::JointOperator at_x = joint;
+    at_x.StickAt(x);
+    if (!at_x.Evaluate(x)) return {};
+    if (at_x.relative().is_sparse()) {
+      solvers::SparseMatrix j;
+      at_x.Jacobian(j);
+      stiffness += MatX(j);
+    } else {
+      MatX j;
+      at_x.Jacobian(j);
+      stiffness += j;
+    }
+  }
+  Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eigen(0.5 * (stiffness + stiffness.transpose()),
+                                                       Dense(system.mass()));
+  if (eigen.info() != Eigen::Success) return {};
+  const int kept = std::min(n, count);
+  return {eigen.eigenvalues().head(kept).cwiseMax(0.0).cwiseSqrt(),
+          eigen.eigenvectors().leftCols(kept)};
+}
+
+void NonlinearModeSpec::Validate() const {
+  if (mode < 1 || mode > 10)
+    throw InputError("nonlinear_mode.mode", std::to_string(mode), "must be in 1..10");
+  if (amplitudes.empty())
+    throw InputError("nonlinear_mode.amplitudes", "", "must give at least one amplitude");
+  for (size_t i = 0; i < amplitudes.size(); ++i)
+    if (!(amplitudes[i] > 0.0 && std::isfinite(amplitudes[i])) ||
+        (i > 0 && !(amplitudes[i] > amplitudes[i - 1])))
+      throw InputError("nonlinear_mode.amplitudes", FormatValue(amplitudes[i]),
+                       "must be amplitudes > 0 [m] in ascending order");
+  if (!epmc && !quasi_static)
+    throw InputError("nonlinear_mode.methods", "", "must name epmc, quasi_static or both");
+  if (const Status status = newton.Validate(); !status)
+    throw InputError("nonlinear_mode.newton", "", status.message);
+  if (max_refinements < 0)
+    throw InputError("nonlinear_mode.max_refinements", std::to_string(max_refinements),
+                     "must be >= 0");
+  if (cycle_increments < 1)
+    throw InputError("nonlinear_mode.cycle_increments", std::to_string(cycle_increments),
+                     "must be >= 1");
+  if (const Status status = static_solver.Validate(); !status)
+    throw InputError("nonlinear_mode.static_solver", "", status.message);
+}
+
+void Backbone::Add(double a, double f_hz, double ratio, const VecX& outputs) {
+  modal_amplitude.push_back(a);
+  frequency.push_back(f_hz);
+  damping_ratio.push_back(ratio);
+  output_amplitude.conservativeResize(size(), outputs.size());
+  output_amplitude.row(size() - 1) = outputs.transpose();
+}
+
+Status MakeStartMode(const NonlinearModeSpec& spec, const LinearModes& modes,
+                     const MatX& output_map, const std::string& output_name, StartMode& start) {
+  if (spec.mode > modes.omega.size())
+    return Status::Failure("nonlinear_mode.mode " + std::to_string(spec.mode) + ": only " +
+                           std::to_string(modes.omega.size()) +
+                           " stuck modes were computed (a dense eigenproblem of at most " +
+                           std::to_string(harmonic::kMaxDenseUnknowns) + " DOFs)");
+  start.shape = modes.shapes.col(spec.mode - 1);
+  start.omega = modes.omega(spec.mode - 1);
+  const double at_output = std::abs(output_map.row(0).dot(start.shape));
+  const double scale = output_map.row(0).cwiseAbs().dot(start.shape.cwiseAbs());
+  if (!(at_output > 1e-9 * scale))
+    return Status::Failure(output_name + " does not move in mode " + std::to_string(spec.mode) +
+                           ": give another first output DOF (output.dofs[0]) for the amplitudes");
+  start.modal_amplitudes.clear();
+  for (const double amplitude : spec.amplitudes)
+    start.modal_amplitudes.push_back(amplitude / at_output);
+  return Status::Ok();
+}
+
+Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const StartMode& start,
+                      const NonlinearModeSpec& spec, const MatX& output_map, Observer& observer) {
+  Backbone backbone{.method = "epmc"};
+  harmonic::NonlinearModeOptions options{.shape = start.shape,
+                                         .omega = start.omega,
+                                         .amplitudes = start.modal_amplitudes,
+                                         .newton = spec.newton,
+                                         .max_refinements = spec.max_refinements};
+  const std::string task = "nonlinear mode (EPMC)";
+  const int c = hb.basis().CosIndex(0);
+  options.on_point = [&](const harmonic::ModePoint& point) {
+    const MatX outputs = output_map * point.coefficients;
+    backbone.Add(point.amplitude, point.omega / kTwoPi, point.damping_ratio(),
+                 (outputs.col(c).array().square() + outputs.col(c + 1).array().square()).sqrt());
+    observer.Progress(task, LogProgress(start.modal_amplitudes, point.amplitude), 1000);
+  };
+  const harmonic::NonlinearModeResult result = harmonic::ContinueNonlinearMode(hb, options);
+  backbone.status = result.status;
+  backbone.iterations = result.newton_iterations;
+  backbone.refinements = result.refinements;
+  backbone.seconds = result.seconds;
+  return backbone;
+}
+
+Backbone QuasiStaticBackbone(const joint::JointedSystem& system, const VecX& x0,
+                             const StartMode& start, const NonlinearModeSpec& spec,
+                             const MatX& output_map, Observer& observer) {
+  const Clock::time_point t = Clock::now();
+  Backbone backbone{.method = "quasi_static"};
+  VecX held = VecX::Zero(system.size());  // the constant loads (locked bolts)
+  for (const joint::TimedLoad& load : system.loads()) held += load.vector * load.factor.Value(0.0);
+  const VecX m_phi = Times(system.mass(), start.shape);
+  const double xi = ViscousXi(system, start.shape);
+  const std::string task = "nonlinear mode (quasi-static)";
+  for (const double a : start.modal_amplitudes) {
+    const double lambda = start.omega * start.omega * a;  // the linear load of amplitude a
+    const Cycle cycle = QuasiStaticCycle(system, x0, held, m_phi, lambda, spec);
+    backbone.iterations += cycle.iterations;
+    if (!cycle.status) {
+      backbone.status = Status::Failure("modal load cycle for amplitude " + FormatValue(a) + ": " +
+                                        cycle.status.message);
+      break;
+    }
+    const VecX half = 0.5 * (cycle.top - cycle.bottom);
+    const double q = m_phi.dot(half);
+    if (!(q > 0.0)) {
+      backbone.status = Status::Failure("modal load cycle for amplitude " + FormatValue(a) +
+                                        ": no modal displacement (" + FormatValue(q) + ")");
+      break;
+    }
+    const double omega2 = lambda / q, omega = std::sqrt(omega2);
+    backbone.Add(q, omega / kTwoPi,
+                 cycle.dissipated / (2.0 * std::numbers::pi * omega2 * q * q) + xi / (2.0 * omega),
+                 (output_map * half).cwiseAbs());
+    observer.Progress(task, LogProgress(start.modal_amplitudes, a), 1000);
+  }
+  backbone.seconds = Seconds(t);
+  return backbone;
+}
+
+}  // namespace jointdyn::analysis
