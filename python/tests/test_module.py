@@ -374,6 +374,33 @@ def test_joint_harmonic_arrays_are_the_csv_and_the_summary(tmp_path):
         summary["curves"][0]["peak_frequency_hz"], rel=1e-12)
 
 
+def test_backbone_arrays_are_the_csv_and_the_summary(tmp_path):
+    # The lap joint's nonlinear mode at five amplitudes by EPMC and quasi-static modal
+    # analysis (a dict edit of the example): the module's arrays are backbone.csv's rows.
+    spec = yaml.safe_load(
+        (SOURCE / "examples/harmonic/bolted_lap_joint_backbone.yaml").read_text())
+    spec["mesh"]["file"] = str(SOURCE / "tests/models/lap_joint.msh")
+    spec["nonlinear_mode"]["amplitudes"] = {"from": 1.0e-8, "to": 1.0e-6, "count": 5}
+    spec["nonlinear_mode"]["methods"] = ["epmc", "quasi_static"]
+    model = jointdyn.Model(spec)
+    summary = jointdyn.run(model, str(tmp_path))["summary"]
+    rows = np.loadtxt(tmp_path / "backbone.csv", delimiter=",", skiprows=1,
+                      usecols=(1, 2, 3, 4))
+    result = jointdyn.analyze(model)
+    assert result["ok"], result["message"]
+    assert [b["method"] for b in result["backbones"]] == ["epmc", "quasi_static"]
+    assert result["mode_frequency_hz"] == summary["nonlinear_mode"]["linear_frequency_hz"]
+    arrays = np.vstack([np.column_stack((b["modal_amplitude"], b["amplitude_m"][:, 0],
+                                         b["frequency_hz"], b["damping_ratio"]))
+                        for b in result["backbones"]])
+    assert np.allclose(arrays, rows, rtol=1e-12)
+    epmc = result["backbones"][0]
+    # The requested tip amplitudes (EPMC prescribes them through the stuck mode's shape;
+    # at 1e-6 m the joint slips and the shape changes a little).
+    assert epmc["amplitude_m"][0, 0] == pytest.approx(1.0e-8, rel=1e-5)
+    assert epmc["frequency_hz"][-1] < epmc["frequency_hz"][0] - 5.0
+
+
 def test_modal_arrays_and_the_fe_model(tmp_path):
     model = jointdyn.load(str(SOURCE / "examples/fe/friction_bar_modal.yaml"))
     summary = jointdyn.run(model, str(tmp_path))["summary"]

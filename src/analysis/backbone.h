@@ -20,7 +20,17 @@
 //                 gave 920.47 Hz at 1e-8 m against the stuck 921.25 Hz). It assumes the
 //                 motion keeps the mode's shape and neglects inertia in the joint's
 //                 deformation.
-// Both start from an eigenvector phi of the structure linearized at the start with the
+//   ring_down     the free decay of the structure plucked by the modal load of the largest
+//                 amplitude (the first branch of the quasi-static cycle, the joints'
+//                 history carried) and released at rest: Newmark average acceleration
+//                 (no numerical damping), the first output DOF's signal identified by
+//                 peak fitting (analysis/ring_down.h) period by period (Newmark's period
+//                 elongation removed: f = tan(pi f_id dt) / (pi dt)), modal amplitudes
+//                 in the linear mode's ratio A / |phi at the output|, the points below the
+//                 smallest requested amplitude left out. The route of a
+//                 ring-down test (seed 003 section 4.5.1 identified the flex plates' modal
+//                 damping so); its points follow the decay, however far the pluck reached.
+// All start from an eigenvector phi of the structure linearized at the start with the
 // joints stuck (LinearModes), the amplitudes given as the first-harmonic amplitude of a
 // reference output DOF in phi's shape.
 #pragma once
@@ -54,18 +64,23 @@ struct NonlinearModeSpec {
   std::vector<double> amplitudes;
   bool epmc = true;
   bool quasi_static = false;
+  bool ring_down = false;
+  int ring_down_periods = 60;  // length of the free decay [periods of the stuck mode], >= 4
+  int steps_per_period = 200;  // time steps per stuck period, >= 20
   // EPMC Newton on the scaled equations; kinks accepted as in the frequency response.
   solvers::NewtonOptions newton{
       .residual_tolerance = 1e-6, .increment_tolerance = 1e-6, .accept_kinks = true};
   int max_refinements = 6;  // EPMC: log-amplitude halvings of a failed step in a row
   // Quasi-static: static solves per lambda of the load cycle, and the solver of each.
   int cycle_increments = 8;
-  joint::StaticOptions static_solver{.load_steps = 1, .residual_tolerance = 1e-9};
+  joint::StaticOptions static_solver{
+      .load_steps = 1, .residual_tolerance = 1e-9, .exact_tangent = true};
   void Validate() const;  // InputError naming nonlinear_mode.<key>
 };
 
 // One route's backbone: per point the modal amplitude, frequency, damping ratio and the
-// output DOFs' amplitudes (EPMC: first harmonic; quasi-static: static displacement).
+// output DOFs' amplitudes (EPMC: first harmonic; quasi-static: half the loop's span;
+// ring-down: the identified half-amplitude), ascending in amplitude.
 struct Backbone {
   std::string method;                   // "epmc" or "quasi_static"
   Status status;                        // failure: where it stopped (points kept)
@@ -100,5 +115,11 @@ Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const StartMode& start,
 Backbone QuasiStaticBackbone(const joint::JointedSystem& system, const VecX& x0,
                              const StartMode& start, const NonlinearModeSpec& spec,
                              const MatX& output_map, Observer& observer);
+
+// The ring-down route on `system` from x0 (its joints' committed history: the start).
+// Progress "nonlinear mode (ring-down)" over the time steps.
+Backbone RingDownBackbone(const joint::JointedSystem& system, const VecX& x0,
+                          const StartMode& start, const NonlinearModeSpec& spec,
+                          const MatX& output_map, Observer& observer);
 
 }  // namespace jointdyn::analysis

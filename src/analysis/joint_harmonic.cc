@@ -172,6 +172,9 @@ void RunBackbones(const JointHarmonicOptions& options, JointHarmonicSystem& buil
   if (spec.quasi_static)
     result.backbones.push_back(
         QuasiStaticBackbone(*built.system, built.start, start, spec, result.output_map, observer));
+  if (spec.ring_down)
+    result.backbones.push_back(
+        RingDownBackbone(*built.system, built.start, start, spec, result.output_map, observer));
   for (const Backbone& b : result.backbones) {
     observer.Note("nonlinear mode " + std::to_string(spec.mode) + " (" + b.method + "): " +
                   std::to_string(b.size()) + " amplitudes, " + std::to_string(b.iterations) +

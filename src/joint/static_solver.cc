@@ -3,12 +3,14 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/stop.h"
 #include "solvers/line_search.h"
+#include "solvers/linear_solver.h"
 #include "solvers/option_check.h"
 #include "solvers/sparse_cholesky.h"
 
@@ -89,9 +91,11 @@ class Newton {
   using Matrix = typename Factorization::Matrix;
 
   // `held`: entries of the state eliminated (ascending).
+  // `exact`: the unsymmetric tangent factored by LU (StaticOptions::exact_tangent).
   Newton(const Matrix& stiffness, std::span<JointOperator> joints, const std::vector<int>& held,
-         StaticResult& result)
-      : stiffness_(stiffness),
+         bool exact, StaticResult& result)
+      : exact_(exact),
+        stiffness_(stiffness),
         magnitude_(stiffness.cwiseAbs()),
         joints_(joints),
         held_(held),
@@ -100,6 +104,9 @@ class Newton {
         reactions_(VecX::Zero(static_cast<int>(held.size()))),
         result_(result) {
     for (int k : held_) is_held_[k] = 1;
+    if (exact_)
+      lu_ = solvers::MakeLinearSolver(solvers::LinearSolverKind::kAuto,
+                                      static_cast<int>(stiffness.rows()));
   }
 
   // The residual rows of the held entries at the last Residual() state.
@@ -157,7 +164,11 @@ class Newton {
       return status;
     }
     const Clock::time_point start = Clock::now();
-    dq = -factorization_.Solve(r);
+    if (exact_) {
+      if (Status status = lu_->Solve(-r, dq); !status) return status;
+    } else {
+      dq = -factorization_.Solve(r);
+    }
     result_.solve_seconds += Seconds(start);
     if (!dq.allFinite()) return Status::Failure("non-finite Newton increment");
     return Status::Ok();
@@ -174,14 +185,15 @@ class Newton {
     return true;
   }
 
-  // Factors K + sum_j (J_j + J_j^T) / 2 with the held entries eliminated.
+  // Factors K + sum_j (J_j + J_j^T) / 2 (exact: K + sum_j J_j) with the held entries
+  // eliminated.
   Status Factor() {
     Clock::time_point start = Clock::now();
     factored_tangents_.clear();
     tangent_ = stiffness_;
     for (JointOperator& joint : joints_) {
       joint.Jacobian(jacobian_);
-      if (joint.symmetric_tangent()) {
+      if (joint.symmetric_tangent() || exact_) {
         tangent_ += jacobian_;
       } else {
         const Matrix transposed = jacobian_.transpose();
@@ -193,13 +205,14 @@ class Newton {
     Eliminate(tangent_, held_, is_held_, held_diagonal_);
     result_.joint_seconds += Seconds(start);
     start = Clock::now();
-    const Status status = factorization_.Factor(tangent_, result_);
+    const Status status = exact_ ? lu_->Factor(tangent_) : factorization_.Factor(tangent_, result_);
     result_.factor_seconds += Seconds(start);
     ++result_.factorizations;
     factored_ = status.ok;
     return status;
   }
 
+  const bool exact_;
   const Matrix& stiffness_;
   const Matrix magnitude_;  // |K| entrywise
   std::span<JointOperator> joints_;
@@ -209,6 +222,7 @@ class Newton {
   VecX reactions_;
   StaticResult& result_;
   Factorization factorization_;
+  std::unique_ptr<solvers::LinearSolver> lu_;  // exact_
   bool factored_ = false;
   std::vector<Mat3> factored_tangents_;
   VecX force_;
@@ -243,7 +257,7 @@ StaticResult Solve(const typename Factorization::Matrix& stiffness, std::span<Jo
              "SolveStatic: joints on the state of K, R sparse with a sparse K and dense with a "
              "dense one");
 
-  Newton<Factorization> newton(stiffness, joints, path.held, result);
+  Newton<Factorization> newton(stiffness, joints, path.held, options.exact_tangent, result);
   const double initial_increment = 1.0 / options.load_steps;
   double increment = initial_increment;
   int cutbacks_in_row = 0;

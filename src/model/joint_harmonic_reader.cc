@@ -66,15 +66,25 @@ analysis::NonlinearModeSpec ReadNonlinearMode(const ModelNode& node) {
   spec.mode = node.Int("mode", 1, InRange(1, 10));
   spec.amplitudes = ReadAmplitudes(node);
   if (node.Has("methods")) {
-    enum Method { kEpmc, kQuasiStatic };
-    const std::vector<Method> methods =
-        node.EnumList<Method>("methods", {{"epmc", kEpmc}, {"quasi_static", kQuasiStatic}});
-    spec.epmc = std::find(methods.begin(), methods.end(), kEpmc) != methods.end();
-    spec.quasi_static = std::find(methods.begin(), methods.end(), kQuasiStatic) != methods.end();
+    enum Method { kEpmc, kQuasiStatic, kRingDown };
+    const std::vector<Method> methods = node.EnumList<Method>(
+        "methods", {{"epmc", kEpmc}, {"quasi_static", kQuasiStatic}, {"ring_down", kRingDown}});
+    const auto has = [&](Method m) {
+      return std::find(methods.begin(), methods.end(), m) != methods.end();
+    };
+    spec.epmc = has(kEpmc);
+    spec.quasi_static = has(kQuasiStatic);
+    spec.ring_down = has(kRingDown);
   }
   if (const auto newton = node.OptionalMap("newton")) ReadNewton(*newton, spec.newton);
   spec.max_refinements = node.Int("max_refinements", spec.max_refinements, AtLeast(0));
   spec.cycle_increments = node.Int("cycle_increments", spec.cycle_increments, InRange(1, 10000));
+  if (const auto ring_down = node.OptionalMap("ring_down")) {
+    spec.ring_down_periods = ring_down->Int("periods", spec.ring_down_periods, InRange(4, 1e5));
+    spec.steps_per_period =
+        ring_down->Int("steps_per_period", spec.steps_per_period, InRange(20, 1e5));
+    ring_down->Finish();
+  }
   if (const auto solver = node.OptionalMap("static_solver")) {
     ReadStaticSolver(*solver, spec.static_solver);
     solver->Finish();
