@@ -1,8 +1,8 @@
 // Every example model file runs to completion and writes a clean summary (per analysis:
 // non-negative loop dissipation, the end time reached with non-negative dissipation,
-// every response curve computed to its end, every eigenpair wanted, a reduction basis, or
-// every static step with its preload exact and its reactions balanced);
-// the three-parameter Coulomb example matches its closed-form loop energy.
+// every response curve and backbone computed to its end, every eigenpair wanted, a reduction basis,
+// or every static step with its preload exact and its reactions balanced); the three-parameter
+// Coulomb example matches its closed-form loop energy.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,12 +52,19 @@ TEST_P(Example, RunsAndWritesACleanSummary) {
   const nlohmann::json summary = RunExample(GetParam());
   EXPECT_EQ(summary["status"], "ok");
   EXPECT_FALSE(HasNull(summary)) << "NaN or missing value in " << summary.dump(2);
-  if (summary["analysis"] == "harmonic") {
-    EXPECT_GT(summary["points"].get<int>(), 0);
-    for (const auto& curve : summary["curves"]) {
-      EXPECT_EQ(curve["stop_reason"], "reached the end");
-      EXPECT_EQ(curve["status"], "ok");
+  if (summary["analysis"] == "harmonic" || summary["analysis"] == "joint_harmonic") {
+    if (summary.contains("curves")) {  // a frequency response
+      EXPECT_GT(summary["points"].get<int>(), 0);
+      for (const auto& curve : summary["curves"]) {
+        EXPECT_EQ(curve["stop_reason"], "reached the end");
+        EXPECT_EQ(curve["status"], "ok");
+      }
     }
+    if (summary.contains("nonlinear_mode"))  // every route's backbone to its end
+      for (const auto& backbone : summary["nonlinear_mode"]["backbones"]) {
+        EXPECT_EQ(backbone["status"], "ok");
+        EXPECT_GT(backbone["points"].get<int>(), 1);
+      }
     return;
   }
   if (summary["analysis"] == "modal") {  // every wanted eigenpair, ascending
@@ -117,6 +124,8 @@ INSTANTIATE_TEST_SUITE_P(Hysteresis, Example, ::testing::ValuesIn(Examples("hyst
 INSTANTIATE_TEST_SUITE_P(Transient, Example, ::testing::ValuesIn(Examples("transient")),
                          kExampleName);
 INSTANTIATE_TEST_SUITE_P(Harmonic, Example, ::testing::ValuesIn(Examples("harmonic")),
+                         kExampleName);
+INSTANTIATE_TEST_SUITE_P(JointHarmonic, Example, ::testing::ValuesIn(Examples("joint_harmonic")),
                          kExampleName);
 INSTANTIATE_TEST_SUITE_P(Modal, Example, ::testing::ValuesIn(Examples("modal")), kExampleName);
 INSTANTIATE_TEST_SUITE_P(Reduction, Example, ::testing::ValuesIn(Examples("reduction")),
