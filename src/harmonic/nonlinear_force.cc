@@ -142,19 +142,25 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
           DifferenceSensitivity(in);
         }
       }
-      if (track) period_map_ = sensitivity_.d_history_d_history * period_map_;
+      // The products below write into members (noalias, no temporaries): this loop runs
+      // per sample of every period of every element.
+      if (track) {
+        map_next_.noalias() = sensitivity_.d_history_d_history * period_map_;
+        period_map_.swap(map_next_);
+      }
       if (history) {
         for (int i = 0; i < nin; ++i) {
-          rows_.row(j).segment(i * (m + 1), m + 1) +=
+          rows_.row(j).segment(i * (m + 1), m + 1).noalias() +=
               sensitivity_.d_force_d_history.row(i) * d_history_;
         }
         d_history_next_.noalias() = sensitivity_.d_history_d_history * d_history_;
         for (int k = 0; k < nin; ++k) {
-          d_history_next_.middleCols(k * nc, nc) +=
-              sensitivity_.d_history_d_r.col(k) * e.row(j) +
-              (omega * sensitivity_.d_history_d_r_dot.col(k)) * e_dot.row(j);
+          rate_column_ = omega * sensitivity_.d_history_d_r_dot.col(k);
+          d_history_next_.middleCols(k * nc, nc).noalias() +=
+              sensitivity_.d_history_d_r.col(k) * e.row(j);
+          d_history_next_.middleCols(k * nc, nc).noalias() += rate_column_ * e_dot.row(j);
         }
-        d_history_next_.col(m) += sensitivity_.d_history_d_r_dot * in.r_dot / omega;
+        d_history_next_.col(m).noalias() += sensitivity_.d_history_d_r_dot * (in.r_dot / omega);
         d_history_.swap(d_history_next_);
       }
       std::swap(committed_, trial_);

@@ -142,7 +142,8 @@ class MarchedForce final : public NonlinearForce {
   MatX d_history_, d_history_next_;  // S x (m + 1)
   std::vector<double> committed_, trial_;
   std::vector<double> start_history_;  // Accelerate(): the period's start
-  MatX period_map_, start_sensitivity_;
+  MatX period_map_, map_next_, start_sensitivity_;
+  VecX rate_column_;  // omega d h / d r_dot, column k
   HistorySensitivity sensitivity_;
   // Difference workspace: the largest |history| and |r|, |r_dot| met in the march.
   std::vector<double> history_scale_, perturbed_committed_, perturbed_trial_[2];
