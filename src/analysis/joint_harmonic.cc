@@ -154,6 +154,83 @@ void RunCurves(const JointHarmonicOptions& options, harmonic::HarmonicBalance& h
   }
 }
 
+// The basis functions of `basis` at phase theta: [1, cos theta, sin theta, cos 2 theta, ...].
+VecX BasisAt(const harmonic::HarmonicBasis& basis, double theta) {
+  VecX e(basis.size());
+  if (basis.has_static()) e(0) = 1.0;
+  for (int p = 0; p < basis.num_pairs(); ++p) {
+    const double k = basis.PairHarmonic(p);
+    e(basis.CosIndex(p)) = std::cos(k * theta);
+    e(basis.CosIndex(p) + 1) = std::sin(k * theta);
+  }
+  return e;
+}
+
+// PeriodSnapshots of the point (coefficients on the system's coordinates).
+Status MarchJoints(const joint::JointedSystem& system, const harmonic::HarmonicBasis& basis,
+                   int samples, const harmonic::SolutionPoint& point, int phases,
+                   PeriodSnapshots& out) {
+  constexpr int kMaxPeriods = 50;
+  constexpr double kClosure = 1e-6;
+  std::vector<joint::JointOperator> joints(system.joints().begin(), system.joints().end());
+  const int per_phase = (samples + phases - 1) / phases, n = per_phase * phases;
+  const double dt = kTwoPi / (point.omega * n);
+  VecX previous, forces, force;
+  for (out.periods = 1; out.periods <= kMaxPeriods; ++out.periods) {
+    out.joints.clear();
+    out.times.clear();
+    forces.resize(0);
+    for (int j = 0; j < n; ++j) {
+      const VecX x = point.coefficients * BasisAt(basis, kTwoPi * j / n);
+      for (joint::JointOperator& joint : joints)
+        if (Status status = joint.Evaluate(x, nullptr, dt); !status)
+          return Status::Failure("sample " + std::to_string(j) + ": " + status.message);
+      if (j % per_phase == 0) {
+        out.times.push_back(j * dt);
+        out.joints.push_back(joints);
+        for (joint::JointOperator& joint : joints) {
+          joint.Forces(force);
+          forces.conservativeResize(forces.size() + force.size());
+          forces.tail(force.size()) = force;
+        }
+      }
+      for (joint::JointOperator& joint : joints) joint.Commit();
+    }
+    const double largest = forces.size() > 0 ? forces.cwiseAbs().maxCoeff() : 0.0;
+    if (previous.size() == forces.size() &&
+        (forces - previous).cwiseAbs().maxCoeff() <= kClosure * largest)
+      return Status::Ok();
+    previous.swap(forces);
+  }
+  --out.periods;
+  return Status::Ok();  // the last period's, not closed to kClosure
+}
+
+// The contact fields of the points nearest the chosen frequencies on every curve.
+void RunContactFields(const JointHarmonicOptions& options, const JointHarmonicSystem& built,
+                      JointHarmonicResult& result) {
+  for (const HarmonicCurve& curve : result.curves) {
+    const auto& points = curve.continuation.points;
+    if (points.empty()) continue;
+    for (const double omega : options.contact_fields->frequencies) {
+      const auto nearest = std::min_element(points.begin(), points.end(), [&](auto& a, auto& b) {
+        return std::abs(a.omega - omega) < std::abs(b.omega - omega);
+      });
+      PeriodSnapshots snapshots{.level = curve.fixed, .omega = nearest->omega};
+      if (Status status =
+              MarchJoints(*built.system, options.harmonics.basis, options.harmonics.samples,
+                          *nearest, options.contact_fields->phases, snapshots);
+          !status) {
+        if (result.status)
+          result.status = Status::Failure("contact fields at " + FormatValue(omega / kTwoPi) +
+                                          " Hz: " + status.message);
+        return;
+      }
+      result.contact_fields.push_back(std::move(snapshots));
+    }
+  }
+}
+
 // The nonlinear mode's backbones, one per method (the first failure in result.status).
 void RunBackbones(const JointHarmonicOptions& options, JointHarmonicSystem& built,
                   Observer& observer) {
@@ -200,6 +277,11 @@ void JointHarmonicOptions::Validate() const {
   if (excitation.empty() && !nonlinear_mode)
     throw InputError("excitation", "", "must list at least one load (or give nonlinear_mode)");
   if (output_dofs.empty()) throw InputError("output.dofs", "", "must list at least one DOF");
+  if (contact_fields && excitation.empty())
+    throw InputError("output.contact_fields", "", "needs a frequency response (excitation)");
+  if (contact_fields && contact_fields->phases < 2)
+    throw InputError("output.contact_fields.phases", std::to_string(contact_fields->phases),
+                     "must be >= 2");
   if (excitation.empty()) return;
   for (size_t i = 0; i < excitation.size(); ++i)
     if (!harmonics.basis.Contains(excitation[i].harmonic))
@@ -290,6 +372,7 @@ JointHarmonicResult RunJointHarmonic(const JointHarmonicOptions& options, Observ
   if (built.hb && !options.excitation.empty()) {
     const Clock::time_point t = Clock::now();
     RunCurves(options, *built.hb, result, observer);
+    if (options.contact_fields) RunContactFields(options, built, result);
     result.times["curves"] = Seconds(t);
   }
   if (built.hb && options.nonlinear_mode) {

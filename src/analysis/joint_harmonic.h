@@ -54,6 +54,14 @@ struct HarmonicLoad {
   double phase = 0.0;               // [rad]: f = level F cos(k omega t + phase)
 };
 
+// Contact fields at chosen points of the frequency-response curves: per curve (level) the
+// point nearest each frequency, the joints over one period of its motion at `phases`
+// equally spaced phases.
+struct ContactFieldPoints {
+  std::vector<double> frequencies;  // [rad/s]
+  int phases = 16;                  // snapshots per period, >= 2
+};
+
 struct JointHarmonicOptions : JointedStructureOptions {
   std::string title;
   bool full = false;                     // harmonic balance on the unreduced model
@@ -67,11 +75,24 @@ struct JointHarmonicOptions : JointedStructureOptions {
   // Frequency continuation in rad/s, one curve per level (`fixed` set per curve); Newton
   // accepts kinks of the residual (stick-slip switching between samples: NewtonOptions).
   harmonic::ContinuationOptions continuation{.solve = {.newton = {.accept_kinks = true}}};
-  std::vector<double> levels;                       // [-], one per curve (with excitation)
-  std::optional<NonlinearModeSpec> nonlinear_mode;  // the backbones of one stuck mode
-  std::vector<fe::ReferenceDof> output_dofs;        // reported DOFs (at least one)
+  std::vector<double> levels;                        // [-], one per curve (with excitation)
+  std::optional<NonlinearModeSpec> nonlinear_mode;   // the backbones of one stuck mode
+  std::vector<fe::ReferenceDof> output_dofs;         // reported DOFs (at least one)
+  std::optional<ContactFieldPoints> contact_fields;  // with excitation
   // Throws InputError naming the option for a set that cannot run.
   void Validate() const;
+};
+
+// The joints over the period of one solution point: the pairs marched through periods of
+// the point's motion (the AFT's samples per period) from their committed start history,
+// as the harmonic balance marches them, until the forces at the snapshots repeat (1e-6 of
+// their largest, at most 50 periods); the joints evaluated at the phases of the last one.
+struct PeriodSnapshots {
+  double level = 0.0;                                     // of the curve [-]
+  double omega = 0.0;                                     // of the point [rad/s]
+  std::vector<double> times;                              // of the snapshots within the period [s]
+  std::vector<std::vector<joint::JointOperator>> joints;  // per snapshot, evaluated
+  int periods = 0;                                        // marched
 };
 
 struct JointHarmonicResult {
@@ -93,6 +114,7 @@ struct JointHarmonicResult {
   // One per level (fixed: the level): the points carry all harmonic-balance DOFs'
   // coefficients (OutputCoefficients maps them to the output DOFs).
   std::vector<HarmonicCurve> curves;
+  std::vector<PeriodSnapshots> contact_fields;  // with options.contact_fields
   // With nonlinear_mode: the stuck mode's frequency [Hz] and one backbone per method.
   double mode_frequency = 0.0;
   std::vector<Backbone> backbones;

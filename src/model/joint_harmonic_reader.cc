@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,18 @@ analysis::JointHarmonicOptions ReadJointHarmonic(const ModelNode& root) {
   const ModelNode output = root.Map("output");
   for (const ModelNode& node : output.Maps("dofs"))
     options.output_dofs.push_back(ReadFeDof(node, options.fe));
+  if (const auto fields = output.OptionalMap("contact_fields")) {
+    if (options.excitation.empty())
+      output.FailValue("contact_fields", "(given)", "needs a frequency response (excitation)");
+    analysis::ContactFieldPoints points;
+    for (const double f : fields->Doubles("frequencies", Positive()))
+      points.frequencies.push_back(2.0 * std::numbers::pi * f);
+    if (points.frequencies.empty())
+      fields->FailValue("frequencies", "", "must list at least one frequency [Hz]");
+    points.phases = fields->Int("phases", points.phases, InRange(2, 1000));
+    fields->Finish();
+    options.contact_fields = std::move(points);
+  }
   output.Finish();
   root.Finish();
   return options;  // RunJointHarmonic validates the rest (JointHarmonicOptions::Validate)

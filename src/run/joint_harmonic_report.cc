@@ -1,13 +1,43 @@
 #include "run/joint_harmonic_report.h"
 
+#include <cstdio>
+#include <numbers>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "run/backbone_report.h"
+#include "run/contact_field.h"
 #include "run/fe_report.h"
 #include "run/harmonic_report.h"
 #include "run/summaries.h"
 
 namespace jointdyn::run {
+
+nlohmann::json JointHarmonicReport::WriteContactFields(
+    const analysis::JointHarmonicResult& result) {
+  std::vector<std::string> contacts;
+  for (const analysis::JointSpec& joint : options_.joints) contacts.push_back(joint.contact);
+  ContactFieldSeries series(result.model, contacts, folder_);
+  const VecX at_rest = VecX::Zero(result.model.mesh.num_nodes() * result.model.mesh.dim);
+  nlohmann::json points = nlohmann::json::array();
+  for (const analysis::PeriodSnapshots& s : result.contact_fields) {
+    const double hz = s.omega / (2.0 * std::numbers::pi);
+    char prefix[64];
+    std::snprintf(prefix, sizeof prefix, "level_%g_%.2fHz_", s.level, hz);
+    for (size_t k = 0; k < s.joints.size(); ++k)
+      series.Write(prefix, k, s.times[k], s.joints[k], at_rest);
+    std::vector<std::string> files;
+    for (const std::string& contact : contacts)
+      files.push_back("contact_fields/" + std::string(prefix) + FileName(contact) + ".pvd");
+    points.push_back({{"level", s.level},
+                      {"frequency_hz", hz},
+                      {"snapshots", s.joints.size()},
+                      {"periods_marched", s.periods},
+                      {"files", files}});
+  }
+  return points;
+}
 
 RunOutcome JointHarmonicReport::Finish(const analysis::JointHarmonicResult& result) {
   ResponseOutputs outputs{{},
@@ -36,6 +66,7 @@ RunOutcome JointHarmonicReport::Finish(const analysis::JointHarmonicResult& resu
   if (options_.nonlinear_mode)
     WriteBackbones(result.backbones, options_.nonlinear_mode->mode, result.mode_frequency,
                    outputs.names, options_.title, folder_, summary["nonlinear_mode"]);
+  if (!result.contact_fields.empty()) summary["contact_fields"] = WriteContactFields(result);
   std::map<std::string, double> times = result.times;
   times["total"] = result.wall_seconds;
   summary["times_s"] = times;

@@ -3,8 +3,11 @@
 // WriteResponseCurves: units m or rad); with nonlinear_mode backbone.csv and its plots
 // (run/backbone_report.h); summary.json (the FE model, joints, preload, basis,
 // harmonic-balance sizes, the stuck linear frequencies, the curves' and backbones' figures,
-// stage times).
+// stage times); with output.contact_fields the joints' fields over the period of chosen
+// points (run/contact_field.h) as PVD series.
 #pragma once
+
+#include <nlohmann/json.hpp>
 
 #include "analysis/joint_harmonic.h"
 #include "run/report.h"
@@ -16,6 +19,12 @@ class JointHarmonicReport : public Report<analysis::JointHarmonicOptions> {
  public:
   using Report::Report;
   RunOutcome Finish(const analysis::JointHarmonicResult& result);
+
+ private:
+  // contact_fields/level_<L>_<f>Hz_<contact>.pvd per chosen point and joint (the snapshots
+  // over the period at the reference positions; time: within the period [s]); their
+  // figures for the summary.
+  nlohmann::json WriteContactFields(const analysis::JointHarmonicResult& result);
 };
 
 }  // namespace jointdyn::run

@@ -197,3 +197,65 @@ TEST(JointHarmonic, ReducedAndFullModelsGiveTheSameResonance) {
 
 }  // namespace
 }  // namespace jointdyn
+
+namespace jointdyn {
+namespace {
+
+// The contact fields over the period of a solution point (output.contact_fields: the joints
+// marched through the point's motion, 64 snapshots) carry the joint forces the harmonic
+// balance solved for: the first harmonic of their sum on the coordinates equals that of
+// f_ext - (M x'' + C x' + K x) at the point, within 1e-3 of its size (the snapshots' DFT
+// leaves the harmonics above 3 aliased at 64 phases; the march closes its loop to 1e-6).
+TEST(JointHarmonic, ContactFieldsCarryTheBalancedJointForces) {
+  analysis::JointHarmonicOptions options = LapJoint();
+  options.levels = {0.3};
+  options.continuation.start = kTwoPi * 915.0;
+  options.continuation.end = kTwoPi * 925.0;
+  options.contact_fields = analysis::ContactFieldPoints{{kTwoPi * 919.0}, 64};
+  analysis::Observer quiet;
+  const analysis::JointHarmonicResult result = analysis::RunJointHarmonic(options, quiet);
+  ASSERT_TRUE(result.status) << result.status.message;
+  ASSERT_EQ(result.contact_fields.size(), 1u);
+  const analysis::PeriodSnapshots& s = result.contact_fields[0];
+  ASSERT_EQ(s.joints.size(), 64u);
+  const harmonic::SolutionPoint* point = nullptr;
+  for (const harmonic::SolutionPoint& p : result.curves[0].continuation.points)
+    if (p.omega == s.omega) point = &p;
+  ASSERT_NE(point, nullptr);
+  // The snapshots' joint force, first harmonic.
+  VecX cos_part = VecX::Zero(result.coordinates), sin_part = cos_part, force;
+  for (size_t k = 0; k < s.joints.size(); ++k) {
+    const double theta = s.omega * s.times[k];
+    for (joint::JointOperator joint : s.joints[k]) {
+      joint.Forces(force);
+      cos_part += (2.0 / 64) * std::cos(theta) * force;
+      sin_part += (2.0 / 64) * std::sin(theta) * force;
+    }
+  }
+  // f_ext - (K - w^2 M) a1 - w C b1 (cos) and f_ext - (K - w^2 M) b1 + w C a1 (sin).
+  const analysis::JointHarmonicSystem built = analysis::BuildJointHarmonicSystem(options, quiet);
+  ASSERT_TRUE(built.result.status) << built.result.status.message;
+  const harmonic::HarmonicSystem& hb = built.hb->system();
+  const double w = s.omega;
+  const VecX a1 = point->coefficients.col(1), b1 = point->coefficients.col(2);
+  const solvers::SparseMatrix dynamic = hb.stiffness - w * w * hb.mass;
+  VecX cos_balance = -(dynamic * a1) - w * (hb.damping * b1);
+  VecX sin_balance = -(dynamic * b1) + w * (hb.damping * a1);
+  for (const harmonic::ExcitationTerm& term : hb.excitation) {
+    if (term.harmonic != 1) continue;
+    cos_balance(term.dof) += 0.3 * term.cos_amplitude;
+    sin_balance(term.dof) += 0.3 * term.sin_amplitude;
+  }
+  const double size =
+      std::max(cos_balance.cwiseAbs().maxCoeff(), sin_balance.cwiseAbs().maxCoeff());
+  const double error = std::max((cos_part - cos_balance).cwiseAbs().maxCoeff(),
+                                (sin_part - sin_balance).cwiseAbs().maxCoeff());
+  std::printf(
+      "contact fields at %.2f Hz (%d periods marched): first-harmonic joint force %.3e "
+      "N, difference from the balance %.2e\n",
+      w / kTwoPi, s.periods, size, error / size);
+  EXPECT_LT(error, 1e-3 * size);
+}
+
+}  // namespace
+}  // namespace jointdyn
