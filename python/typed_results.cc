@@ -208,11 +208,7 @@ py::dict BeltDriveArrays(const analysis::BeltDriveOptions&,
 // The basis's coefficient names: c0 (with the static term), a1, b1, ...
 py::list TermNames(const harmonic::HarmonicBasis& basis) {
   py::list terms;
-  if (basis.has_static()) terms.append("c0");
-  for (int pair = 0; pair < basis.num_pairs(); ++pair) {
-    terms.append("a" + std::to_string(basis.PairHarmonic(pair)));
-    terms.append("b" + std::to_string(basis.PairHarmonic(pair)));
-  }
+  for (int c = 0; c < basis.size(); ++c) terms.append(basis.CoefficientName(c));
   return terms;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <mutex>
 #include <numbers>
+#include <string>
 
 #include "core/error.h"
 #include "solvers/option_check.h"
@@ -33,6 +34,12 @@ Status HarmonicBasis::Validate() const {
 int HarmonicBasis::HarmonicOf(int c) const {
   if (has_static() && c == 0) return 0;
   return PairHarmonic((c - (has_static() ? 1 : 0)) / 2);
+}
+
+std::string HarmonicBasis::CoefficientName(int c) const {
+  if (has_static() && c == 0) return "c0";
+  const bool cosine = (c - (has_static() ? 1 : 0)) % 2 == 0;
+  return (cosine ? "a" : "b") + std::to_string(HarmonicOf(c));
 }
 
 bool HarmonicBasis::Contains(int k) const {

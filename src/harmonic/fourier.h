@@ -14,6 +14,8 @@
 
 #include <fftw3.h>
 
+#include <string>
+
 #include "core/status.h"
 #include "core/types.h"
 
@@ -34,6 +36,8 @@ struct HarmonicBasis {
   int CosIndex(int pair) const { return (has_static() ? 1 : 0) + 2 * pair; }
   // Harmonic number of coefficient c (0 for the static term).
   int HarmonicOf(int c) const;
+  // The name of coefficient c: "c0" (static), "a<k>" (cosine), "b<k>" (sine).
+  std::string CoefficientName(int c) const;
   // Whether harmonic k belongs to the basis.
   bool Contains(int k) const;
 };

@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/test/test_paths.h"
+#include "io/hdf5_file.h"
 #include "model/model_node.h"
 #include "run/run_model.h"
+#include "run/test/read_csv.h"
 
 namespace jointdyn::run {
 namespace {
@@ -28,9 +30,33 @@ std::vector<std::filesystem::path> Examples(const std::string& analysis) {
   return files;
 }
 
+std::filesystem::path OutDir(const std::filesystem::path& model) {
+  return std::filesystem::temp_directory_path() / "jointdyn_examples" /
+         model.parent_path().filename() / model.stem();
+}
+
+// joint_harmonic.h5 holds the CSV files' frequencies (curves and backbones, in file order)
+// with their units.
+void ExpectHdf5MatchesCsv(const std::filesystem::path& out) {
+  const io::Hdf5File h5((out / "joint_harmonic.h5").string(), io::Hdf5File::Mode::kRead);
+  for (const auto& [csv, group] :
+       {std::pair{"frequency_response.csv", "curves/"}, std::pair{"backbone.csv", "backbones/"}}) {
+    if (!std::filesystem::exists(out / csv)) continue;
+    const std::vector<double> rows = testing::ReadCsv(out / csv).columns["frequency_hz"];
+    std::vector<double> stored;
+    for (const std::string name : {"0", "1", "2", "epmc", "quasi_static", "ring_down"}) {
+      if (!h5.Has(group + name + "/frequency_hz")) continue;
+      EXPECT_EQ(h5.ReadStringAttribute(group + name + "/frequency_hz", "unit"), "Hz");
+      const VecX f = h5.ReadVector(group + name + "/frequency_hz");
+      stored.insert(stored.end(), f.begin(), f.end());
+    }
+    ASSERT_EQ(stored.size(), rows.size()) << csv;
+    for (size_t i = 0; i < rows.size(); ++i) EXPECT_NEAR(stored[i], rows[i], 1e-12 * rows[i]);
+  }
+}
+
 nlohmann::json RunExample(const std::filesystem::path& model) {
-  const auto out = std::filesystem::temp_directory_path() / "jointdyn_examples" /
-                   model.parent_path().filename() / model.stem();
+  const auto out = OutDir(model);
   std::filesystem::remove_all(out);
   const RunOutcome outcome = RunModelFile(model, out);
   EXPECT_TRUE(outcome.ok) << model << ": " << outcome.message;
@@ -65,6 +91,7 @@ TEST_P(Example, RunsAndWritesACleanSummary) {
         EXPECT_EQ(backbone["status"], "ok");
         EXPECT_GT(backbone["points"].get<int>(), 1);
       }
+    if (summary["analysis"] == "joint_harmonic") ExpectHdf5MatchesCsv(OutDir(GetParam()));
     return;
   }
   if (summary["analysis"] == "modal") {  // every wanted eigenpair, ascending
