@@ -96,8 +96,8 @@ TEST(JointBackbone, LinearLimitIsTheStuckModeWithItsViscousDamping) {
 
 // The check: EPMC, quasi-static modal analysis and the ring-down of the transient
 // agree in microslip within 0.5 % in frequency and 10 % in damping ratio. Measured over the
-// example's backbone (1e-8 to 3e-6 m, the frequency falling 1.9 %): quasi-static 8.8e-4
-// and 2.6 %, ring-down 1.5e-3 and 2.8 %. The differences: the quasi-static route keeps
+// example's backbone (1e-8 to 3e-6 m, the frequency falling 1.9 %): quasi-static 9.2e-4
+// and 2.7 %, ring-down 1.5e-3 and 2.8 %. The differences: the quasi-static route keeps
 // the motion in one static shape per load and neglects inertia in the joint's deformation
 // (EPMC resolves three harmonics), and its loop is the static one; the ring-down's motion
 // is not periodic (its amplitude falls by 16 % per period) and its first periods carry the
