@@ -313,9 +313,14 @@ JointHarmonicSystem BuildJointHarmonicSystem(const JointHarmonicOptions& options
     outputs.push_back(
         fe::FreeDofIndex(model, options.output_dofs[i], "output.dofs[" + std::to_string(i) + "]"));
   std::vector<VecX> loads;
-  for (size_t i = 0; i < options.excitation.size(); ++i)
-    loads.push_back(fe::AssembleLoads(model, options.excitation[i].loads,
-                                      "excitation[" + std::to_string(i) + "].loads"));
+  for (size_t i = 0; i < options.excitation.size(); ++i) {
+    const HarmonicLoad& load = options.excitation[i];
+    loads.push_back(
+        fe::AssembleLoads(model, load.loads, "excitation[" + std::to_string(i) + "].loads"));
+    if (!load.base_acceleration.isZero())
+      loads.back() -= built.system->mass().sparse() *
+                      fe::RigidTranslation(model, load.base_acceleration);
+  }
   if (!options.full) (void)BuildJointContact(model, options.joint_modes);  // InputErrors first
   VecX x0 = built.Start();
   result.preload = std::move(built.preload);

@@ -47,11 +47,15 @@
 
 namespace jointdyn::analysis {
 
-// Harmonic forces on reference nodes.
+// Harmonic forces on reference nodes, or a harmonic base acceleration: the supports move
+// rigidly with a(t) = level A cos(k omega t + phase), and the structure's motion relative
+// to them is driven by the inertia load -M r a (r: fe::RigidTranslation); the responses
+// (outputs, joint) are then relative to the base.
 struct HarmonicLoad {
   std::vector<fe::NodeLoad> loads;  // amplitudes F [N, N m] per unit level (k = 0: static)
-  int harmonic = 1;                 // k [-], in the basis
-  double phase = 0.0;               // [rad]: f = level F cos(k omega t + phase)
+  Vec3 base_acceleration = Vec3::Zero();  // A [m/s^2] per unit level
+  int harmonic = 1;                       // k [-], in the basis
+  double phase = 0.0;                     // [rad]: f = level F cos(k omega t + phase)
 };
 
 // Contact fields at chosen points of the frequency-response curves: per curve (level) the

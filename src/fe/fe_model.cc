@@ -331,6 +331,20 @@ VecX AssembleLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
   return model.dofs->ReduceLoad(AssembleNodeLoads(model, loads, key));
 }
 
+VecX RigidTranslation(const FeModel& model, const Vec3& direction) {
+  const DofMap& dofs = *model.dofs;
+  const int dim = model.mesh.dim;
+  VecX r = VecX::Zero(dofs.num_free_dofs());
+  for (int dof = 0; dof < dofs.num_dofs(); ++dof) {
+    const int free = dofs.FreeIndex(dof);
+    if (free < 0) continue;
+    const bool mesh = dof < dofs.num_mesh_dofs();
+    const int component = mesh ? dof % dim : (dof - dofs.num_mesh_dofs()) % 6;
+    if (component < dim) r(free) = direction(component);  // reference rotations: 0
+  }
+  return r;
+}
+
 int FreeDofIndex(const FeModel& model, const ReferenceDof& dof, const std::string& key) {
   const int free = model.dofs->FreeIndex(model.dofs->ReferenceDof(dof.node, dof.component));
   if (free < 0)

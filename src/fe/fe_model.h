@@ -177,6 +177,10 @@ VecX AssembleLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
 VecX AssembleNodeLoads(const FeModel& model, const std::vector<NodeLoad>& loads,
                        const std::string& key = "loads");
 
+// The independent DOFs' values of the rigid translation by `direction` [m] (mesh nodes and
+// reference nodes translate, reference rotations stay 0; dependent DOFs follow it exactly):
+// the influence vector r of a base motion, whose inertia load is -M r a.
+VecX RigidTranslation(const FeModel& model, const Vec3& direction);
 // The index of `dof` among the independent DOFs of model.dofs; throws InputError at `key`
 // (the dof's key path in the model, e.g. "study.measure") when it is supported or dependent.
 int FreeDofIndex(const FeModel& model, const ReferenceDof& dof, const std::string& key);

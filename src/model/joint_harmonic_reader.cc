@@ -29,7 +29,15 @@ void ReadReducedBasis(const ModelNode& root, analysis::JointHarmonicOptions& opt
 analysis::HarmonicLoad ReadHarmonicLoad(const ModelNode& node, const fe::FeModelSpec& fe,
                                         const harmonic::HarmonicBasis& basis) {
   analysis::HarmonicLoad load;
-  load.loads = ReadFeLoads(node, fe);
+  if (node.Has("base_acceleration")) {
+    if (node.Has("loads"))
+      node.FailValue("base_acceleration", "(given)", "give loads or base_acceleration, not both");
+    load.base_acceleration = ReadVec3(node, "base_acceleration");
+    if (load.base_acceleration.isZero())
+      node.FailValue("base_acceleration", "[0, 0, 0]", "must not be zero");
+  } else {
+    load.loads = ReadFeLoads(node, fe);
+  }
   load.harmonic = node.Int("harmonic", 1, AtLeast(0));
   if (!basis.Contains(load.harmonic))
     node.FailValue("harmonic", std::to_string(load.harmonic),

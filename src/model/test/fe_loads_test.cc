@@ -74,6 +74,35 @@ loads:
   EXPECT_LT((moment - tip_moment).norm(), 1e-13 * tip_moment.norm());
 }
 
+// The influence vector of a base motion (fe::RigidTranslation) on the free box with its
+// couplings: a rigid motion of the independent DOFs (K r = 0 to rounding: the couplings'
+// dependent DOFs follow it), with the box's mass as its inertia r^T M r (rho V = 7850 x
+// 2e-5 m^3 = 0.157 kg; the reference nodes carry none).
+TEST(FeLoads, RigidTranslationIsARigidMotionCarryingTheMass) {
+  fe::FeModelSpec spec;
+  const fe::FeModel model = Build(R"(
+mesh:
+  generate: {structure: box, element: hex20, dimensions: [0.1, 0.02, 0.01], divisions: [4, 2, 2]}
+materials:
+  box: {E: 210.0e9, nu: 0.3, rho: 7850.0}
+reference_nodes:
+  - {name: tip, at: xmax}
+  - {name: base, position: [-0.01, 0.004, 0.003]}
+couplings:
+  - {type: distributing, reference: tip, set: xmax}
+  - {type: rigid, reference: base, set: xmin}
+)",
+                                  spec);
+  const solvers::SparseMatrix k = model.ReducedStiffness(), m = model.ReducedMass();
+  for (const Vec3& direction : {Vec3(1.0, 0.0, 0.0), Vec3(0.0, 0.0, 1.0), Vec3(0.6, -0.8, 0.0)}) {
+    const VecX r = fe::RigidTranslation(model, direction);
+    ASSERT_EQ(r.size(), model.dofs->num_free_dofs());
+    const VecX kr = k * r;
+    EXPECT_LT(kr.cwiseAbs().maxCoeff(), 1e-12 * VecX(k.cwiseAbs() * r.cwiseAbs()).maxCoeff());
+    EXPECT_NEAR(r.dot(m * r), 7850.0 * 0.1 * 0.02 * 0.01, 1e-12);
+  }
+}
+
 TEST(FeLoads, OutOfPlaneLoadInA2dModelIsAnInputError) {
   fe::FeModelSpec spec;
   const fe::FeModel model = Build(R"(
