@@ -9,16 +9,8 @@
 namespace jointdyn::model {
 namespace {
 
-fe::FeModel Build(const std::string& text, fe::FeModelSpec& spec) {
-  const ModelNode root = ModelNode::LoadString(text, "loads.yaml");
-  spec = ReadFeModelSpec(root);
-  root.Finish();
-  return fe::BuildFeModel(spec);
-}
-
-TEST(FeLoads, ResultantsThroughDistributingAndRigidCouplings) {
-  fe::FeModelSpec spec;
-  const fe::FeModel model = Build(R"(
+// A free hex20 box with a distributing coupling at xmax and a rigid one at xmin.
+constexpr const char* kCoupledBox = R"(
 mesh:
   generate: {structure: box, element: hex20, dimensions: [0.1, 0.02, 0.01], divisions: [4, 2, 2]}
 materials:
@@ -29,7 +21,18 @@ reference_nodes:
 couplings:
   - {type: distributing, reference: tip, set: xmax}
   - {type: rigid, reference: base, set: xmin}
-loads:
+)";
+
+fe::FeModel Build(const std::string& text, fe::FeModelSpec& spec) {
+  const ModelNode root = ModelNode::LoadString(text, "loads.yaml");
+  spec = ReadFeModelSpec(root);
+  root.Finish();
+  return fe::BuildFeModel(spec);
+}
+
+TEST(FeLoads, ResultantsThroughDistributingAndRigidCouplings) {
+  fe::FeModelSpec spec;
+  const fe::FeModel model = Build(std::string(kCoupledBox) + R"(loads:
   - {node: tip, force: [1.0, -2.0, 3.0], moment: [0.4, -0.5, 0.6]}
   - {node: base, force: [-7.0, 8.0, 9.0], moment: [0.1, 0.2, 0.3]}
   - {node: tip, force: [10.0, 0.0, 0.0]}
@@ -80,19 +83,7 @@ loads:
 // 2e-5 m^3 = 0.157 kg; the reference nodes carry none).
 TEST(FeLoads, RigidTranslationIsARigidMotionCarryingTheMass) {
   fe::FeModelSpec spec;
-  const fe::FeModel model = Build(R"(
-mesh:
-  generate: {structure: box, element: hex20, dimensions: [0.1, 0.02, 0.01], divisions: [4, 2, 2]}
-materials:
-  box: {E: 210.0e9, nu: 0.3, rho: 7850.0}
-reference_nodes:
-  - {name: tip, at: xmax}
-  - {name: base, position: [-0.01, 0.004, 0.003]}
-couplings:
-  - {type: distributing, reference: tip, set: xmax}
-  - {type: rigid, reference: base, set: xmin}
-)",
-                                  spec);
+  const fe::FeModel model = Build(kCoupledBox, spec);
   const solvers::SparseMatrix k = model.ReducedStiffness(), m = model.ReducedMass();
   for (const Vec3& direction : {Vec3(1.0, 0.0, 0.0), Vec3(0.0, 0.0, 1.0), Vec3(0.6, -0.8, 0.0)}) {
     const VecX r = fe::RigidTranslation(model, direction);
