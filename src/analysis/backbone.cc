@@ -57,9 +57,10 @@ double ViscousXi(const joint::JointedSystem& system, const VecX& phi) {
 // cycle_increments static solves up to +lambda and 2 cycle_increments + 1 per unload and
 // reload (the load never exactly zero there: an unpreloaded interface sits at its contact
 // kink at zero load, where Newton cycles: the friction bar took 18 000 iterations and 177
-// cutbacks at the zero sample), the unload-reload repeated until the loop closes. The loop is the last two branches: its states at the reversals and the energy it
-// dissipates, the closed integral of lambda dq with q the modal displacement
-// phi^T M (x - x0) (clockwise: the reloading branch runs above).
+// cutbacks at the zero sample), the unload-reload repeated until the loop closes. The
+// loop is the last two branches: its states at the reversals and the energy it dissipates,
+// the closed integral of lambda dq with q the modal displacement phi^T M (x - x0)
+// (clockwise: the reloading branch runs above).
 constexpr int kMaxCycles = 50;          // 2D slip ratchets slowly: 0.43 per cycle measured
 constexpr double kCycleClosure = 1e-6;  // [-] of the loop's largest state change
 

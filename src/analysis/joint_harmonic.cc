@@ -318,8 +318,8 @@ JointHarmonicSystem BuildJointHarmonicSystem(const JointHarmonicOptions& options
     loads.push_back(
         fe::AssembleLoads(model, load.loads, "excitation[" + std::to_string(i) + "].loads"));
     if (!load.base_acceleration.isZero())
-      loads.back() -= built.system->mass().sparse() *
-                      fe::RigidTranslation(model, load.base_acceleration);
+      loads.back() -=
+          built.system->mass().sparse() * fe::RigidTranslation(model, load.base_acceleration);
   }
   if (!options.full) (void)BuildJointContact(model, options.joint_modes);  // InputErrors first
   VecX x0 = built.Start();

@@ -52,7 +52,7 @@ namespace jointdyn::analysis {
 // to them is driven by the inertia load -M r a (r: fe::RigidTranslation); the responses
 // (outputs, joint) are then relative to the base.
 struct HarmonicLoad {
-  std::vector<fe::NodeLoad> loads;  // amplitudes F [N, N m] per unit level (k = 0: static)
+  std::vector<fe::NodeLoad> loads;        // amplitudes F [N, N m] per unit level (k = 0: static)
   Vec3 base_acceleration = Vec3::Zero();  // A [m/s^2] per unit level
   int harmonic = 1;                       // k [-], in the basis
   double phase = 0.0;                     // [rad]: f = level F cos(k omega t + phase)
