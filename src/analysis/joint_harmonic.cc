@@ -216,6 +216,9 @@ void RunContactFields(const JointHarmonicOptions& options, const JointHarmonicSy
       const auto nearest = std::min_element(points.begin(), points.end(), [&](auto& a, auto& b) {
         return std::abs(a.omega - omega) < std::abs(b.omega - omega);
       });
+      if (!result.contact_fields.empty() && result.contact_fields.back().level == curve.fixed &&
+          result.contact_fields.back().omega == nearest->omega)
+        continue;  // two frequencies nearest to the same point
       PeriodSnapshots snapshots{.level = curve.fixed, .omega = nearest->omega};
       if (Status status =
               MarchJoints(*built.system, options.harmonics.basis, options.harmonics.samples,

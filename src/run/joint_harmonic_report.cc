@@ -43,7 +43,7 @@ void WriteHdf5(const std::filesystem::path& path, const analysis::JointHarmonicO
         coefficients.row(i).segment(o * basis.size(), basis.size()) = c.row(o);
     }
     file.WriteVector(group + "/frequency_hz", hz, "Hz");
-    file.WriteMatrix(group + "/coefficients", coefficients, "m");
+    file.WriteMatrix(group + "/coefficients", coefficients, "m or rad (per output DOF)");
     file.WriteAttribute(group, "level", result.curves[k].fixed);
     file.WriteAttribute(group + "/coefficients", "columns",
                         "output-major: output o, term t at o * terms + t");
@@ -55,7 +55,7 @@ void WriteHdf5(const std::filesystem::path& path, const analysis::JointHarmonicO
       return Eigen::Map<const VecX>(v.data(), static_cast<Eigen::Index>(v.size()));
     };
     file.WriteVector(group + "/modal_amplitude", map(b.modal_amplitude), "sqrt(kg) m");
-    file.WriteMatrix(group + "/amplitude", b.output_amplitude, "m");
+    file.WriteMatrix(group + "/amplitude", b.output_amplitude, "m or rad (per output DOF)");
     file.WriteVector(group + "/frequency_hz", map(b.frequency), "Hz");
     file.WriteVector(group + "/damping_ratio", map(b.damping_ratio), "-");
     file.WriteAttribute(group, "status", b.status ? std::string("ok") : b.status.message);
