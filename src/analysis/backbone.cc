@@ -46,10 +46,11 @@ joint::StaticResult SolveStatic(const joint::JointedSystem& system,
              : joint::SolveStatic(system.stiffness().sparse(), joints, path, options);
 }
 
-// phi^T C phi: the viscous part of the modal damping (xi at vanishing amplitude) [1/s].
-double ViscousXi(const joint::JointedSystem& system, const VecX& phi) {
+// u^T C u / u^T M u: the viscous part of xi in the deflection shape u [1/s] (phi^T C phi
+// for an M-normalized mode phi).
+double ViscousXi(const joint::JointedSystem& system, const VecX& u) {
   if (system.damping().rows() == 0) return 0.0;
-  return phi.dot(Times(system.damping(), phi));
+  return u.dot(Times(system.damping(), u)) / u.dot(Times(system.mass(), u));
 }
 
 // One quasi-static cycle of the modal load lambda M phi (plus the held loads) about the
@@ -117,6 +118,38 @@ Cycle QuasiStaticCycle(const joint::JointedSystem& system, const VecX& x0, const
   cycle.status =
       Status::Failure("the load cycle did not close in " + std::to_string(kMaxCycles) + " cycles");
   return cycle;
+}
+
+// The loop of the modal load for modal amplitude a (in the linear mode's ratio: lambda =
+// omega0^2 a) and its figures.
+struct Loop {
+  Status status;
+  int iterations = 0;
+  double q = 0.0;      // the loop's modal amplitude [sqrt(kg) m]
+  double omega = 0.0;  // secant [rad/s]
+  double xi = 0.0;     // 2 omega D [1/s]: the loop's dissipation and the viscous part
+  VecX half, centre;   // (top - bottom) / 2 and (top + bottom) / 2 - x0 [m]
+};
+
+Loop QuasiStaticLoop(const joint::JointedSystem& system, const VecX& x0, const StartMode& start,
+                     double a, const NonlinearModeSpec& spec) {
+  const VecX m_phi = Times(system.mass(), start.shape);
+  const double lambda = start.omega * start.omega * a;  // the linear load of amplitude a
+  const Cycle cycle = QuasiStaticCycle(system, x0, HeldLoads(system), m_phi, lambda, spec);
+  Loop loop{.status = cycle.status, .iterations = cycle.iterations};
+  if (!cycle.status) return loop;
+  loop.half = 0.5 * (cycle.top - cycle.bottom);
+  loop.centre = 0.5 * (cycle.top + cycle.bottom) - x0;
+  loop.q = m_phi.dot(loop.half);
+  if (!(loop.q > 0.0)) {
+    loop.status = Status::Failure("no modal displacement (" + FormatValue(loop.q) + ")");
+    return loop;
+  }
+  const double omega2 = lambda / loop.q;
+  loop.omega = std::sqrt(omega2);
+  loop.xi = cycle.dissipated / (std::numbers::pi * loop.omega * loop.q * loop.q) +
+            ViscousXi(system, loop.half);
+  return loop;
 }
 
 }  // namespace
@@ -205,8 +238,10 @@ Status MakeStartMode(const NonlinearModeSpec& spec, const LinearModes& modes,
   return Status::Ok();
 }
 
-Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const StartMode& start,
-                      const NonlinearModeSpec& spec, const MatX& output_map, Observer& observer) {
+Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const joint::JointedSystem& system,
+                      const VecX& x0, const StartMode& start, const NonlinearModeSpec& spec,
+                      const MatX& output_map, Observer& observer) {
+  const Clock::time_point t = Clock::now();
   Backbone backbone{.method = "epmc"};
   harmonic::NonlinearModeOptions options{.shape = start.shape,
                                          .omega = start.omega,
@@ -214,6 +249,13 @@ Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const StartMode& start,
                                          .newton = spec.newton,
                                          .max_refinements = spec.max_refinements};
   const std::string task = "nonlinear mode (EPMC)";
+  const Loop loop = QuasiStaticLoop(system, x0, start, start.modal_amplitudes.front(), spec);
+  backbone.iterations = loop.iterations;
+  if (loop.status)
+    options.guess = harmonic::ModeGuess{loop.centre, loop.half, loop.omega, loop.xi};
+  else
+    observer.Note(task + ": the first amplitude's quasi-static loop failed (" +
+                  loop.status.message + "); starting from the linear mode");
   const int c = hb.basis().CosIndex(0);
   options.on_point = [&](const harmonic::ModePoint& point) {
     const MatX outputs = output_map * point.coefficients;
@@ -223,9 +265,9 @@ Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const StartMode& start,
   };
   const harmonic::NonlinearModeResult result = harmonic::ContinueNonlinearMode(hb, options);
   backbone.status = result.status;
-  backbone.iterations = result.newton_iterations;
+  backbone.iterations += result.newton_iterations;
   backbone.refinements = result.refinements;
-  backbone.seconds = result.seconds;
+  backbone.seconds = Seconds(t);
   return backbone;
 }
 
@@ -234,30 +276,17 @@ Backbone QuasiStaticBackbone(const joint::JointedSystem& system, const VecX& x0,
                              const MatX& output_map, Observer& observer) {
   const Clock::time_point t = Clock::now();
   Backbone backbone{.method = "quasi_static"};
-  const VecX held = HeldLoads(system);
-  const VecX m_phi = Times(system.mass(), start.shape);
-  const double xi = ViscousXi(system, start.shape);
   const std::string task = "nonlinear mode (quasi-static)";
   for (const double a : start.modal_amplitudes) {
-    const double lambda = start.omega * start.omega * a;  // the linear load of amplitude a
-    const Cycle cycle = QuasiStaticCycle(system, x0, held, m_phi, lambda, spec);
-    backbone.iterations += cycle.iterations;
-    if (!cycle.status) {
+    const Loop loop = QuasiStaticLoop(system, x0, start, a, spec);
+    backbone.iterations += loop.iterations;
+    if (!loop.status) {
       backbone.status = Status::Failure("modal load cycle for amplitude " + FormatValue(a) + ": " +
-                                        cycle.status.message);
+                                        loop.status.message);
       break;
     }
-    const VecX half = 0.5 * (cycle.top - cycle.bottom);
-    const double q = m_phi.dot(half);
-    if (!(q > 0.0)) {
-      backbone.status = Status::Failure("modal load cycle for amplitude " + FormatValue(a) +
-                                        ": no modal displacement (" + FormatValue(q) + ")");
-      break;
-    }
-    const double omega2 = lambda / q, omega = std::sqrt(omega2);
-    backbone.Add(q, omega / kTwoPi,
-                 cycle.dissipated / (2.0 * std::numbers::pi * omega2 * q * q) + xi / (2.0 * omega),
-                 (output_map * half).cwiseAbs());
+    backbone.Add(loop.q, loop.omega / kTwoPi, loop.xi / (2.0 * loop.omega),
+                 (output_map * loop.half).cwiseAbs());
     observer.Progress(task, LogProgress(start.modal_amplitudes, a), 1000);
   }
   backbone.seconds = Seconds(t);

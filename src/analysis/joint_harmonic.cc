@@ -248,7 +248,8 @@ void RunBackbones(const JointHarmonicOptions& options, JointHarmonicSystem& buil
   }
   result.mode_frequency = start.omega / kTwoPi;
   if (spec.epmc)
-    result.backbones.push_back(EpmcBackbone(*built.hb, start, spec, result.output_map, observer));
+    result.backbones.push_back(EpmcBackbone(*built.hb, *built.system, built.start, start, spec,
+                                            result.output_map, observer));
   if (spec.quasi_static)
     result.backbones.push_back(
         QuasiStaticBackbone(*built.system, built.start, start, spec, result.output_map, observer));

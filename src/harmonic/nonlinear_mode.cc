@@ -68,13 +68,19 @@ class ModeEquations final : public solvers::ResidualModel {
   double Xi(const VecX& x) const { return omega0_ * x(hb_.num_unknowns() + 1); }
   VecX Coefficients(const VecX& x) const { return rest_ + q_scale_ * x.head(hb_.num_unknowns()); }
 
-  // The linear mode at the current amplitude: a phi cos(omega0 t), xi0 = phi^T C phi.
-  VecX LinearGuess() const {
+  // The first iterate at the current amplitude: the guess scaled to it, or the linear mode
+  // a phi cos(omega0 t) with xi0 = phi^T C phi.
+  VecX FirstGuess(const std::optional<ModeGuess>& guess) const {
     VecX x = VecX::Zero(size());
-    const double s = amplitude_ / q_scale_;
-    for (int dof = 0; dof < hb_.num_dofs(); ++dof) x(cos_[dof]) = s * phi_(dof);
-    x(hb_.num_unknowns()) = 1.0;
-    x(hb_.num_unknowns() + 1) = phi_.dot(hb_.system().damping * phi_) / omega0_;
+    const VecX& cosine = guess ? guess->cosine : phi_;
+    const double s = amplitude_ / std::sqrt(cosine.dot(hb_.system().mass * cosine)) / q_scale_;
+    for (int dof = 0; dof < hb_.num_dofs(); ++dof) {
+      x(cos_[dof]) = s * cosine(dof);
+      if (guess && hb_.basis().has_static()) x(hb_.layout().Index(dof, 0)) = s * guess->mean(dof);
+    }
+    x(hb_.num_unknowns()) = guess ? guess->omega / omega0_ : 1.0;
+    x(hb_.num_unknowns() + 1) =
+        (guess ? guess->xi : phi_.dot(hb_.system().damping * phi_)) / omega0_;
     return x;
   }
 
@@ -141,11 +147,11 @@ struct Solved {
   VecX x;
 };
 
-// The predictor at log a: the linear mode first, then the last solution, then the secant
+// The predictor at log a: the first guess first, then the last solution, then the secant
 // through the last two in log a.
 VecX Predict(const std::vector<Solved>& solved, double log_amplitude,
-             const ModeEquations& equations) {
-  if (solved.empty()) return equations.LinearGuess();
+             const ModeEquations& equations, const std::optional<ModeGuess>& guess) {
+  if (solved.empty()) return equations.FirstGuess(guess);
   const Solved& last = solved.back();
   if (solved.size() == 1) return last.x;
   const Solved& before = solved[solved.size() - 2];
@@ -183,6 +189,13 @@ Status NonlinearModeOptions::Validate(int dofs) const {
                        "must be amplitudes > 0 in ascending order, at least one"),
            CheckOption(max_refinements >= 0, "nonlinear_mode.max_refinements", max_refinements,
                        "must be >= 0"),
+           CheckOption(!guess || (guess->mean.size() == dofs && guess->mean.allFinite() &&
+                                  guess->cosine.size() == dofs && guess->cosine.allFinite() &&
+                                  guess->cosine.cwiseAbs().maxCoeff() > 0 && guess->omega > 0.0 &&
+                                  std::isfinite(guess->omega) && std::isfinite(guess->xi)),
+                       "nonlinear_mode.guess", guess ? FormatValue(guess->omega) + " rad/s" : "",
+                       "must be finite vectors over the " + std::to_string(dofs) +
+                           " DOFs (a non-zero cosine) and a frequency > 0"),
        }) {
     if (!status) return status;
   }
@@ -215,7 +228,7 @@ NonlinearModeResult ContinueNonlinearMode(HarmonicBalance& hb,
                                     std::to_string(result.points.size()) + " amplitudes"));
     const double a = targets.back(), log_a = std::log(a);
     equations.SetAmplitude(a);
-    VecX x = Predict(solved, log_a, equations);
+    VecX x = Predict(solved, log_a, equations, options.guess);
     const solvers::NewtonResult newton_result = newton.Solve(equations, x);
     result.newton_iterations += newton_result.iterations;
     result.residual_evaluations += newton_result.residual_evaluations;

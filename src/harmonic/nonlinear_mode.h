@@ -25,6 +25,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/status.h"
@@ -44,12 +45,25 @@ struct ModePoint {
   double damping_ratio() const { return xi / (2.0 * omega); }  // D [-]
 };
 
+// A first iterate other than the linear mode, for a start whose linearization is no limit
+// (an interface without preload sits at its contact kink: the stuck mode penetrates where
+// the motion opens, the friction bar's started 270 modal inertia forces out of balance).
+struct ModeGuess {
+  VecX mean;           // static terms' shift from the rest state (n) [m]
+  VecX cosine;         // first-harmonic cosine coefficients (n) [m]
+  double omega = 0.0;  // [rad/s], > 0
+  double xi = 0.0;     // [1/s]
+};
+
 struct NonlinearModeOptions {
   VecX shape;                      // phi: the linear mode the branch starts from, M-normalized (n)
   double omega = 0.0;              // its angular frequency omega0 [rad/s], > 0
   std::vector<double> amplitudes;  // modal amplitudes a [sqrt(kg) m], > 0, ascending
   solvers::NewtonOptions newton;   // tolerances on the scaled equations and unknowns
   int max_refinements = 6;         // log-amplitude halvings of a failed step in a row, >= 0
+  // The first amplitude's first iterate, scaled to its amplitude (mean and cosine by the
+  // same factor); none: the linear mode, a phi cos(omega0 t) with xi = phi^T C phi.
+  std::optional<ModeGuess> guess;
   // Called with every point as it is recorded (progress); may be empty.
   std::function<void(const ModePoint&)> on_point;
   // Checks the options above against `dofs` DOFs; the message names the option.

@@ -129,6 +129,7 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     double r_trial = std::numeric_limits<double>::infinity();
     Status trial_status;
     bool accepted = false;
+    bool jacobian_at_trial = jacobian_with_trial;  // `jacobian` was evaluated at x_trial
     if (options_.line_search == LineSearch::kDirectional) {
       // Full Newton evaluates the Jacobian with the full step (usually accepted), and at
       // the accepted point again when the search moved elsewhere.
@@ -151,9 +152,12 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
       accepted = trial_status.ok;
     } else {
       const bool search = options_.line_search == LineSearch::kResidualNorm;
+      // The Jacobian with the full step only: a backtracked point gets its own after
+      // acceptance (with the march of a harmonic-balance period it costs several residuals).
       for (int backtrack = 0;; ++backtrack) {
         x_trial = x + lambda * dx;
-        trial_status = evaluate(x_trial, f_trial, jacobian_with_trial);
+        jacobian_at_trial = jacobian_with_trial && backtrack == 0;
+        trial_status = evaluate(x_trial, f_trial, jacobian_at_trial);
         if (trial_status) {
           r_trial = ScaledMaxNorm(f_trial, residual_scale);
           accepted = !search || r_trial <= (1.0 - kArmijo * lambda) * r ||
@@ -199,7 +203,7 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
     if (!reuse && r > options_.residual_tolerance) {
       // Full Newton: factor the Jacobian evaluated with the trial, or evaluate it here.
       fresh = true;
-      status = jacobian_with_trial ? factor() : refresh();
+      status = jacobian_at_trial ? factor() : refresh();
     } else if (reuse && !residual_met &&
                (r > options_.reuse_contraction * r_previous || lambda < 1.0)) {
       // Modified Newton whose convergence slowed: a new Jacobian at x (not once the residual

@@ -174,26 +174,33 @@ TEST(JointBackbone, EpmcConvergesInHarmonicsAndSamples) {
   EXPECT_LT(by_n[2].second, 1e-2);
 }
 
-// The reduced model (31 coordinates) against the full one (126 DOFs; EPMC uncondensed:
-// 882 unknowns, quasi-static on the sparse model) over the microslip range, at the same
-// tip amplitude: the backbones differ by the stuck frequencies' 0.27 % and agree in
-// damping.
-TEST(JointBackbone, ReducedAndFullModelsGiveTheSameBackbone) {
+// The reduced models (the example's 4 vibration modes and g = 20 wPOD joint modes: 31
+// coordinates; g = 40: 51) against the full one (126 DOFs; EPMC uncondensed: 882
+// unknowns, quasi-static on the sparse model) over the microslip range, at the same tip
+// amplitude: with g = 20 the backbones differ by the stuck frequencies' 0.27 % and by
+// 2.5-2.9 % in damping ratio (the slip distribution the 20 joint modes resolve); with g = 40
+// by 5e-4 in both (measured; 8 vibration modes and g = 40: 5e-5).
+TEST(JointBackbone, ReducedBackbonesConvergeInTheJointModesToTheFullOne) {
   analysis::JointHarmonicOptions reduced = LapJoint();
   reduced.nonlinear_mode->amplitudes = {1e-8, 3e-8, 1e-7, 2e-7, 3e-7, 4e-7, 5e-7, 6e-7, 8e-7};
   reduced.nonlinear_mode->ring_down = false;
   analysis::JointHarmonicOptions full = reduced;
   full.full = true;
-  const analysis::JointHarmonicResult r = RunQuietly(reduced), f = RunQuietly(full);
-  ASSERT_TRUE(r.status) << r.status.message;
+  const analysis::JointHarmonicResult f = RunQuietly(full);
   ASSERT_TRUE(f.status) << f.status.message;
-  for (int m = 0; m < 2; ++m) {
-    const auto [frequency, damping] = Deviation(r.backbones[m], f.backbones[m]);
-    std::printf("%s: reduced (%.2f s) vs full (%.2f s): frequency %.1e, damping ratio %.1e\n",
-                r.backbones[m].method.c_str(), r.backbones[m].seconds, f.backbones[m].seconds,
-                frequency, damping);
-    EXPECT_LT(frequency, 1e-2);
-    EXPECT_LT(damping, 0.05);
+  for (const int g : {20, 40}) {
+    reduced.joint_modes.modes.modes = g;
+    const analysis::JointHarmonicResult r = RunQuietly(reduced);
+    ASSERT_TRUE(r.status) << r.status.message;
+    for (int m = 0; m < 2; ++m) {
+      const auto [frequency, damping] = Deviation(r.backbones[m], f.backbones[m]);
+      std::printf(
+          "%s, g = %d: reduced (%.2f s) vs full (%.2f s): frequency %.1e, damping ratio %.1e\n",
+          r.backbones[m].method.c_str(), g, r.backbones[m].seconds, f.backbones[m].seconds,
+          frequency, damping);
+      EXPECT_LT(frequency, g == 20 ? 1e-2 : 1e-3);
+      EXPECT_LT(damping, g == 20 ? 0.05 : 0.01);  // the 1 %: g = 40
+    }
   }
 }
 

@@ -87,6 +87,33 @@ TEST(NonlinearMode, DuffingBackboneWithOneHarmonic) {
               result.points.size(), result.newton_iterations, result.seconds);
 }
 
+// A first iterate other than the linear mode (ModeGuess), scaled to the first amplitude:
+// at the Duffing solution of A = 1 cm (omega three times omega0) given at another scale it
+// is converged at once, while the linear mode needs Newton iterations; a guess of the wrong
+// size is refused naming the option.
+TEST(NonlinearMode, StartsFromAGuessScaledToTheFirstAmplitude) {
+  const double k3 = 1e9, a = 1e-2;
+  HarmonicBalance hb(Sdof(CubicForce(k3)),
+                     {.basis = {.harmonics = 1}, .samples = 64, .condense = false});
+  NonlinearModeOptions options = ModeOptions(VecX::Ones(1), 100.0, {a});
+  const NonlinearModeResult from_linear = ContinueNonlinearMode(hb, options);
+  ASSERT_TRUE(from_linear.status) << from_linear.status.message;
+  options.guess = ModeGuess{.mean = VecX::Zero(1),
+                            .cosine = VecX::Constant(1, 3.0),
+                            .omega = std::sqrt(1e4 + 0.75 * k3 * a * a),
+                            .xi = 2.0};
+  const NonlinearModeResult guessed = ContinueNonlinearMode(hb, options);
+  ASSERT_TRUE(guessed.status) << guessed.status.message;
+  EXPECT_GE(from_linear.newton_iterations, 4);
+  EXPECT_LE(guessed.newton_iterations, 1);
+  EXPECT_NEAR(guessed.points[0].omega / from_linear.points[0].omega, 1.0, 1e-12);
+  EXPECT_NEAR(guessed.points[0].coefficients(0, 1), a, 1e-14);
+  options.guess->mean = VecX::Zero(2);
+  const NonlinearModeResult refused = ContinueNonlinearMode(hb, options);
+  EXPECT_FALSE(refused.status);
+  EXPECT_NE(refused.status.message.find("nonlinear_mode.guess"), std::string::npos);
+}
+
 // omega^2 = (k + Re nu(A)) / m and xi = c / m + Im nu(A) / (m omega) (the sine balance of
 // the EPMC equation with one harmonic), nu the Jenkins describing function.
 TEST(NonlinearMode, JenkinsSdofMatchesTheDescribingFunction) {
