@@ -18,8 +18,10 @@
 //     of the curve's points (EPMC on the same reduced model): CPU time (issue's goal: under
 //     a minute).
 // Times are process CPU times (single-threaded). Writes OUT_DIR/summary.json.
+// bench/models/friction_bar_frf.yaml is the friction bar (1615 pairs, H = 5); the
+// third argument sets its number of joint modes g (reduction.joint_modes.modes).
 //
-//   ./build/bench/joint_harmonic [MODEL.yaml] [OUT_DIR]
+//   ./build/bench/joint_harmonic [MODEL.yaml] [OUT_DIR] [g]
 #include "analysis/joint_harmonic.h"
 
 #include <algorithm>
@@ -114,10 +116,12 @@ int main(int argc, char** argv) {
   const std::string out_dir = argc > 2 ? argv[2] : "out/joint_harmonic";
   analysis::JointHarmonicOptions options =
       model::ReadJointHarmonic(model::ModelNode::LoadFile(model));
+  if (argc > 3) options.joint_modes.modes.modes = std::stoi(argv[3]);
   options.levels.resize(1);
   const double level = options.levels[0];
   analysis::Observer quiet;
-  nlohmann::json summary = {{"model", model}, {"level", level}};
+  nlohmann::json summary = {
+      {"model", model}, {"level", level}, {"joint_modes", options.joint_modes.modes.modes}};
 
   // (a) the curve.
   double start = CpuSeconds();

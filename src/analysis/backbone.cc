@@ -250,12 +250,16 @@ Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const joint::JointedSystem&
                                          .max_refinements = spec.max_refinements};
   const std::string task = "nonlinear mode (EPMC)";
   const Loop loop = QuasiStaticLoop(system, x0, start, start.modal_amplitudes.front(), spec);
-  backbone.iterations = loop.iterations;
-  if (loop.status)
+  if (loop.status) {
     options.guess = harmonic::ModeGuess{loop.centre, loop.half, loop.omega, loop.xi};
-  else
+    observer.Note(task + ": the first amplitude starts from its quasi-static loop (" +
+                  FormatValue(loop.omega / kTwoPi) + " Hz, D " +
+                  FormatValue(loop.xi / (2.0 * loop.omega)) + "; " +
+                  std::to_string(loop.iterations) + " static Newton iterations)");
+  } else {
     observer.Note(task + ": the first amplitude's quasi-static loop failed (" +
                   loop.status.message + "); starting from the linear mode");
+  }
   const int c = hb.basis().CosIndex(0);
   options.on_point = [&](const harmonic::ModePoint& point) {
     const MatX outputs = output_map * point.coefficients;
@@ -265,7 +269,7 @@ Backbone EpmcBackbone(harmonic::HarmonicBalance& hb, const joint::JointedSystem&
   };
   const harmonic::NonlinearModeResult result = harmonic::ContinueNonlinearMode(hb, options);
   backbone.status = result.status;
-  backbone.iterations += result.newton_iterations;
+  backbone.iterations = result.newton_iterations;
   backbone.refinements = result.refinements;
   backbone.seconds = Seconds(t);
   return backbone;
