@@ -208,32 +208,50 @@ Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> commi
   return Status::Ok();
 }
 
-// History h = [slider (2), offset s* (2)]. Closed: slip = u_t - s*, so the force and the
-// slider depend on s* as on -u_t, and s* is kept. Open: zero force, the slider reset to
-// its virgin (constant) value, s* = u_t.
+// History h = [slider (2), offset s* (2), gap g (1)]. Closed: slip = u_t - s with
+// s = s*_c + theta (u_t - s*_c) (theta > 0 only when the pair closed since the committed
+// state: laws::ContactPair), so the force and the slider depend on s*_c as on -u_t, and on
+// g_c through theta; the trial offset is s. Open: zero force, the slider reset to its
+// virgin (constant) value, s* = u_t. The trial gap is g = g0 + u_n.
 void PairKernel::Sensitivity(const KernelInput& in, std::span<const double> committed,
                              const KernelResponse& response, HistorySensitivity& out) const {
-  ResizeSensitivity(3, 4, out);
+  ResizeSensitivity(3, 5, out);
+  out.d_history_d_r(4, 2) = 1.0;
   // A pair of no area has no force whatever its history (left without derivatives).
   if (area_ == 0.0) return;
   if (!pair_->normal_law().bilateral() && response.state == laws::ContactState::kOpen) {
     out.d_history_d_r.block<2, 2>(2, 0).setIdentity();
     return;
   }
-  const Vec2 slip = in.r.head<2>() - Vec2(committed[2], committed[3]);
+  const Vec2 committed_offset(committed[2], committed[3]);
+  const Vec2 opened = in.r.head<2>() - committed_offset;
+  const laws::ContactPair::Closing closing =
+      pair_->ClosingBetween(committed[4], initial_gap_ + in.r(2));
+  const Vec2 slip = (1.0 - closing.theta) * opened;
   // The pressure and d p / d (un, un_dot) from the normal row (force = -A p).
   const double pressure = -response.force(2) / area_;
   const double dp_dr = -response.d_force_d_r(2, 2) / area_;
   const double dp_dr_dot = -response.d_force_d_r_dot(2, 2) / area_;
   const CoulombDerivatives d =
       CoulombHistoryDerivatives(*coulomb_, slip, pressure, committed, response.state);
+  // d slip / d g_c (d slip / d s*_c = -(1 - theta) I = -d slip / d u_t, and d slip / d g
+  // is in the response's tangent already).
+  const Vec2 slip_d_committed_gap = -closing.d_committed_gap * opened;
+  const Mat2 d_slip_d_u = (1.0 - closing.theta) * Mat2::Identity();
   out.d_force_d_history.topLeftCorner<2, 2>() = area_ * d.d_traction_d_slider;
-  out.d_force_d_history.rightCols<2>() = -response.d_force_d_r.leftCols<2>();
+  out.d_force_d_history.block<3, 2>(0, 2) = -response.d_force_d_r.leftCols<2>();
+  out.d_force_d_history.block<2, 1>(0, 4) =
+      response.d_force_d_r.topLeftCorner<2, 2>() / (1.0 - closing.theta) * slip_d_committed_gap;
   out.d_history_d_history.topLeftCorner<2, 2>() = d.d_slider_d_slider;
-  out.d_history_d_history.topRightCorner<2, 2>() = -d.d_slider_d_slip;
-  out.d_history_d_history.bottomRightCorner<2, 2>().setIdentity();
-  out.d_history_d_r.topLeftCorner<2, 2>() = d.d_slider_d_slip;
-  out.d_history_d_r.block<2, 1>(0, 2) = d.d_slider_d_pressure * dp_dr;
+  out.d_history_d_history.block<2, 2>(0, 2) = -d.d_slider_d_slip * d_slip_d_u;
+  out.d_history_d_history.block<2, 1>(0, 4) = d.d_slider_d_slip * slip_d_committed_gap;
+  out.d_history_d_history.block<2, 2>(2, 2) = (1.0 - closing.theta) * Mat2::Identity();
+  out.d_history_d_history.block<2, 1>(2, 4) = closing.d_committed_gap * opened;
+  out.d_history_d_r.topLeftCorner<2, 2>() = d.d_slider_d_slip * d_slip_d_u;
+  out.d_history_d_r.block<2, 1>(0, 2) =
+      d.d_slider_d_pressure * dp_dr - closing.d_gap * (d.d_slider_d_slip * opened);
+  out.d_history_d_r.block<2, 2>(2, 0) = closing.theta * Mat2::Identity();
+  out.d_history_d_r.block<2, 1>(2, 2) = closing.d_gap * opened;
   out.d_history_d_r_dot.block<2, 1>(0, 2) = d.d_slider_d_pressure * dp_dr_dot;
 }
 

@@ -23,15 +23,27 @@ ContactPair::ContactPair(std::shared_ptr<const NormalLaw> normal,
 void ContactPair::InitState(std::span<double> state) const {
   if (point_) point_->InitState(state.first(law_state_size_));
   state[law_state_size_] = state[law_state_size_ + 1] = 0.0;
+  state[law_state_size_ + 2] = normal_->contact_onset_gap();
+}
+
+ContactPair::Closing ContactPair::ClosingBetween(double committed_gap, double gap) const {
+  const double onset = normal_->contact_onset_gap();
+  if (normal_->bilateral() || !(committed_gap > onset && gap < onset)) return {};
+  const double span = committed_gap - gap;
+  return {.theta = (committed_gap - onset) / span,
+          .d_gap = (committed_gap - onset) / (span * span),
+          .d_committed_gap = (onset - gap) / (span * span)};
 }
 
 Status ContactPair::Evaluate(const PairInput& in, std::span<const double> committed,
                              std::span<double> trial, PairResponse& out) const {
-  const Vec2 offset(committed[law_state_size_], committed[law_state_size_ + 1]);
-  const ContactInput contact{.slip = in.z.head<2>() - offset,
-                             .gap = in.initial_gap + in.z(2),
-                             .gap_rate = in.gap_rate,
-                             .dt = in.dt};
+  const Vec2 committed_offset(committed[law_state_size_], committed[law_state_size_ + 1]);
+  const double gap = in.initial_gap + in.z(2);
+  const Closing closing = ClosingBetween(committed[law_state_size_ + 2], gap);
+  const Vec2 opened = in.z.head<2>() - committed_offset;  // u - s*_c
+  const Vec2 offset = committed_offset + closing.theta * opened;
+  const ContactInput contact{
+      .slip = in.z.head<2>() - offset, .gap = gap, .gap_rate = in.gap_rate, .dt = in.dt};
   ContactResponse response;
   if (point_) {
     if (Status status = point_->Evaluate(contact, committed.first(law_state_size_),
@@ -71,9 +83,14 @@ Status ContactPair::Evaluate(const PairInput& in, std::span<const double> commit
   }
   trial[law_state_size_] = trial_offset(0);
   trial[law_state_size_ + 1] = trial_offset(1);
+  trial[law_state_size_ + 2] = gap;
   out.kinematics << slip, contact.gap;
   out.stress << response.traction, -response.pressure;
   out.tangent = response.tangent;
+  if (closing.theta > 0.0) {  // d s / d u = (1 - theta) I, d s / d g = -d theta / d g (u - s*_c)
+    out.tangent.col(2) -= closing.d_gap * (out.tangent.leftCols<2>() * opened);
+    out.tangent.leftCols<2>() *= 1.0 - closing.theta;
+  }
   out.tangent.row(2) *= -1.0;  // t(2) = -p
   out.rate_tangent.setZero();
   out.rate_tangent.col(2) << response.d_traction_d_gap_rate, -response.d_pressure_d_gap_rate;

@@ -12,13 +12,21 @@
 //
 // Open pairs (p = 0, unilateral law) carry no traction; their offset follows u and their
 // friction history is reset to the virgin state, so a pair that closes starts from zero
-// slip in stick. A bilateral (bonded) law never opens: its pairs carry tension and keep
-// their history. A pair at or just above the onset (g in [onset, onset + touch_band]) gets
-// the closed side's normal tangent (its pressure stays 0), so that a Newton step from
-// touching surfaces sees their contact stiffness.
+// slip in stick. A pair that closes between the committed state (open, g_c > onset) and
+// this one (g < onset) takes as offset u at the onset, linear between the two:
+//   s* = s*_c + theta (u - s*_c),   theta = (g_c - onset) / (g_c - g),
+// so that the response is continuous in the states (with the offset of the last open
+// state instead, a parallel slip stiffness c2 jumped by c2 times the last increment when
+// the closing moved from one state to the next: harmonic balance, which solves all the
+// period's samples at once, met residual jumps of 1e-5..6e-5 of the modal inertia force on
+// the unpreloaded friction bar and stalled near resonance). A bilateral (bonded) law never opens:
+// its pairs carry tension and keep their history. A pair at or just above the onset (g in [onset,
+// onset + touch_band]) gets the closed side's normal tangent (its pressure stays 0), so that a
+// Newton step from touching surfaces sees their contact stiffness.
 //
-// History: the friction law's (state_size() doubles) plus the offset s* (2), held by the
-// caller with the committed / trial protocol of TangentialLaw.
+// History: the friction law's (state_size() doubles) plus the offset s* (2) and the gap g
+// (1; virgin: the onset, so that a virgin pair closes with theta = 0), held by the caller
+// with the committed / trial protocol of TangentialLaw.
 #pragma once
 
 #include <memory>
@@ -60,12 +68,21 @@ class ContactPair {
   // The contact point (normal and friction law), or null when frictionless.
   const ContactPoint* point() const { return point_ ? &*point_ : nullptr; }
   int law_state_size() const { return law_state_size_; }  // friction history doubles
-  int state_size() const { return law_state_size_ + 2; }  // plus the offset s*
-  // Virgin history: virgin friction state, zero offset.
+  int state_size() const { return law_state_size_ + 3; }  // plus the offset s* and the gap
+  // Virgin history: virgin friction state, zero offset, the gap at the onset.
   void InitState(std::span<double> state) const;
 
-  // The response at `in` from the committed history (state_size() doubles, the offset
-  // last); writes the trial one. Fails naming the law when a law fails or gives a
+  // theta of a closing between the committed gap g_c and the gap g (above) and its
+  // derivatives; theta = 0 unless g_c > onset > g on a unilateral law.
+  struct Closing {
+    double theta = 0.0;
+    double d_gap = 0.0;            // d theta / d g [1/m]
+    double d_committed_gap = 0.0;  // d theta / d g_c [1/m]
+  };
+  Closing ClosingBetween(double committed_gap, double gap) const;
+
+  // The response at `in` from the committed history (state_size() doubles: the law's, the
+  // offset, the gap); writes the trial one. Fails naming the law when a law fails or gives a
   // non-finite pressure.
   Status Evaluate(const PairInput& in, std::span<const double> committed, std::span<double> trial,
                   PairResponse& out) const;

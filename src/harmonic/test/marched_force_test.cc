@@ -283,7 +283,8 @@ TEST(MarchedForce, ContactJacobianWithHistorySensitivityMatchesDifferences) {
 // A contact pair of a joint (PairKernel: the pair kernel of the joint operator) with a
 // three-parameter Coulomb law, an initial penetration, a preloaded history (slider and
 // offset s*) and a motion that slides and opens part of the period: the exact Jacobian
-// (through the offset as well) against central differences; and a stuck motion about the
+// (through the offset and the closing between samples as well) against central
+// differences; and a stuck motion about the
 // preloaded state against the closed form of the stick branch.
 TEST(MarchedForce, JointPairJacobianWithOffsetsMatchesDifferences) {
   const HarmonicBasis basis{.harmonics = 2};
@@ -291,8 +292,8 @@ TEST(MarchedForce, JointPairJacobianWithOffsetsMatchesDifferences) {
   const auto pair = std::make_shared<const laws::ContactPair>(
       std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{5e13}),
       std::make_shared<laws::CoulombLaw>(laws::CoulombParams{9.5e12, 5e11, 0.15}, 2), 0.0);
-  const double area = 1e-6, g0 = -1e-8;                        // [m^2], [m]: p0 = 5e5 Pa
-  const std::vector<double> history{2e-9, -1e-9, 3e-9, 1e-9};  // slider, offset [m]
+  const double area = 1e-6, g0 = -1e-8;                            // [m^2], [m]: p0 = 5e5 Pa
+  const std::vector<double> history{2e-9, -1e-9, 3e-9, 1e-9, g0};  // slider, offset, gap [m]
   MarchedForce element(std::make_unique<PairKernel>(pair, g0, area, history), {});
   MatX x = MatX::Zero(basis.size(), 3);
   x.col(0) << 4e-9, 1e-8, 2e-9, 1e-9, 0.0;

@@ -1,0 +1,109 @@
+// The contact pair's closing between two states (laws/contact_pair.h): the offset at the
+// onset, linear between the committed (open) state and this one, so that the response is
+// continuous when the closing moves from one state to the next; its tangent against
+// central differences; and the virgin history (gap at the onset: no interpolation).
+#include "laws/contact_pair.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "laws/coulomb.h"
+#include "laws/normal_laws.h"
+
+namespace jointdyn::laws {
+namespace {
+
+constexpr double kEps = 5e13, kC1 = 9.5e12, kC2 = 5e11, kMu = 0.15;  // [Pa/m], [-]
+
+ContactPair Pair() {
+  return ContactPair(std::make_shared<LinearPenaltyLaw>(LinearPenaltyParams{kEps}),
+                     std::make_shared<CoulombLaw>(CoulombParams{kC1, kC2, kMu}, 2), 0.0);
+}
+
+// The committed history of an open pair at tangential position u_c and gap g_c > 0.
+std::vector<double> OpenAt(const ContactPair& pair, double u1, double u2, double gap) {
+  std::vector<double> history(pair.state_size());
+  pair.InitState(history);
+  history[pair.law_state_size()] = u1;
+  history[pair.law_state_size() + 1] = u2;
+  history[pair.law_state_size() + 2] = gap;
+  return history;
+}
+
+PairResponse Evaluate(const ContactPair& pair, const std::vector<double>& committed, const Vec3& z,
+                      std::vector<double>* trial = nullptr) {
+  std::vector<double> out(pair.state_size());
+  PairResponse response;
+  EXPECT_TRUE(pair.Evaluate({.z = z}, committed, out, response).ok);
+  if (trial) *trial = out;
+  return response;
+}
+
+TEST(ContactPair, ClosingTakesTheOffsetAtTheOnset) {
+  const ContactPair pair = Pair();
+  // Open at gap 3e-10 m and u = (1, -2) nm; now at gap -1e-10 m and u = (5, 2) nm: it
+  // closed at theta = 3/4 of the way, where u = (4, 1) nm. Slip (1, 1) nm: the stick
+  // trial c1 |s| = 1.3e4 Pa exceeds mu p = 0.15 * 5e13 * 1e-10 = 750 Pa, so the slider
+  // slips and tau = mu p s / |s| + c2 s.
+  const std::vector<double> committed = OpenAt(pair, 1e-9, -2e-9, 3e-10);
+  std::vector<double> trial;
+  const PairResponse r = Evaluate(pair, committed, Vec3(5e-9, 2e-9, -1e-10), &trial);
+  const Vec2 slip(1e-9, 1e-9);
+  EXPECT_NEAR(r.kinematics(0), slip(0), 1e-24);
+  EXPECT_NEAR(r.kinematics(1), slip(1), 1e-24);
+  EXPECT_NEAR(trial[pair.law_state_size()], 4e-9, 1e-24);
+  EXPECT_NEAR(trial[pair.law_state_size() + 1], 1e-9, 1e-24);
+  EXPECT_DOUBLE_EQ(trial[pair.law_state_size() + 2], -1e-10);
+  const double p = kEps * 1e-10;
+  EXPECT_NEAR(r.stress(2), -p, 1e-9);
+  const Vec2 tau = kMu * p * slip.normalized() + kC2 * slip;
+  EXPECT_NEAR(r.stress(0), tau(0), 1e-9 * tau.norm());
+  EXPECT_NEAR(r.stress(1), tau(1), 1e-9 * tau.norm());
+}
+
+// Three states A (open at u = 0), B (u = (1, -2) nm, at the onset) and C (closed): with B
+// just open and just closed the closing moves from the increment B-C to A-B, and the
+// traction at C changes by O(delta) (measured 2e-3 Pa of 2.5e3 Pa); with the offset of
+// the last open state instead (A's when B is closed, B's when it is open) it jumped by
+// c2 (u_B - u_A) = (500, -1000) Pa.
+TEST(ContactPair, ResponseIsContinuousWhenTheClosingMovesBetweenStates) {
+  const ContactPair pair = Pair();
+  const double delta = 1e-16;  // [m] about the onset
+  const Vec3 c(5e-9, 2e-9, -1e-10);
+  const PairResponse b_open = Evaluate(pair, OpenAt(pair, 1e-9, -2e-9, delta), c);
+  std::vector<double> b_closed;
+  (void)Evaluate(pair, OpenAt(pair, 0.0, 0.0, 3e-10), Vec3(1e-9, -2e-9, -delta), &b_closed);
+  const PairResponse closed = Evaluate(pair, b_closed, c);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(b_open.stress(i), closed.stress(i), 1e-2) << i;
+}
+
+TEST(ContactPair, ClosingTangentMatchesDifferences) {
+  const ContactPair pair = Pair();
+  const std::vector<double> committed = OpenAt(pair, 1e-9, -2e-9, 3e-10);
+  for (const Vec3 z : {Vec3(5e-9, 2e-9, -4e-10), Vec3(1.2e-9, -1.9e-9, -5e-10)}) {  // slip, stick
+    const PairResponse r = Evaluate(pair, committed, z);
+    for (int j = 0; j < 3; ++j) {
+      const double h = 1e-14;
+      const PairResponse plus = Evaluate(pair, committed, z + h * Vec3::Unit(j));
+      const PairResponse minus = Evaluate(pair, committed, z - h * Vec3::Unit(j));
+      const Vec3 difference = (plus.stress - minus.stress) / (2.0 * h);
+      EXPECT_LT((r.tangent.col(j) - difference).norm(), 1e-6 * r.tangent.norm())
+          << "column " << j << " at " << z.transpose();
+    }
+  }
+}
+
+TEST(ContactPair, VirginHistoryClosesWithoutInterpolation) {
+  const ContactPair pair = Pair();
+  std::vector<double> virgin(pair.state_size());
+  pair.InitState(virgin);
+  EXPECT_EQ(virgin[pair.law_state_size() + 2], 0.0);  // the linear penalty's onset
+  const PairResponse r = Evaluate(pair, virgin, Vec3(1e-12, 0.0, -1e-10));
+  EXPECT_NEAR(r.kinematics(0), 1e-12, 1e-27);  // slip from the zero offset
+  EXPECT_NEAR(r.stress(0), (kC1 + kC2) * 1e-12, 1e-9);
+}
+
+}  // namespace
+}  // namespace jointdyn::laws
