@@ -167,6 +167,15 @@ NewtonResult NewtonSolver::Solve(ResidualModel& model, VecX& x) {
         lambda *= 0.5;
       }
     }
+    if (!accepted && fresh && trial_status && options_.watchdog &&
+        options_.line_search == LineSearch::kResidualNorm && r > options_.residual_tolerance) {
+      lambda = 1.0;
+      x_trial = x + dx;
+      jacobian_at_trial = jacobian_with_trial;
+      trial_status = evaluate(x_trial, f_trial, jacobian_at_trial);
+      if (trial_status) r_trial = ScaledMaxNorm(f_trial, residual_scale);
+      accepted = trial_status.ok;
+    }
     if (!accepted) {
       if (!fresh) {  // the kept Jacobian may be too stale: refactor here and repeat
         if (Status status = refresh(); !status) return fail(iteration, status.message);

@@ -39,6 +39,13 @@ struct NewtonOptions {
   // stick-slip switching between the samples of a harmonic-balance period march. Off: that
   // is a line-search failure (where a met residual may only mean a missing force scale).
   bool accept_kinks = false;
+  // kResidualNorm: when no halving decreases the residual (and it is not met), take the
+  // full Newton step anyway instead of failing (a watchdog): for residuals with many kinks,
+  // such as harmonic balance of an interface that opens (the friction bar's nonlinear
+  // mode: the Newton direction holds in a small neighbourhood only, the search failed at a
+  // scaled residual of 0.32 where full steps converged in 51 iterations). Bounded by
+  // max_iterations; a full step whose evaluation fails still fails.
+  bool watchdog = false;
   // Checks the ranges above; the message names the option, value and rule.
   Status Validate() const;
 };

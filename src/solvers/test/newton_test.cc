@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -110,6 +111,32 @@ TEST(Newton, LineSearchRescuesDivergingFullSteps) {
   EXPECT_LE(std::abs(x(0)), 1e-10);
   // The line search costs extra residual evaluations: more than one per iteration.
   EXPECT_GT(rescued.residual_evaluations, rescued.iterations + 1);
+}
+
+// F = x (x >= 0.999), x + 5 (0.001 < x < 0.999), 3 (x + 0.5) (x <= 0.001): from x = 1 the
+// full step (to 0, F = 1.5) and every halving (into the bump) raise |F|, so the search
+// fails; the watchdog takes the full step anyway and the next one reaches the root -0.5.
+TEST(Newton, WatchdogTakesTheFullStepAfterAFailedSearch) {
+  const auto piece = [](double x) { return x >= 0.999 ? 0 : x > 0.001 ? 1 : 2; };
+  FunctionModel model(
+      1,
+      [&](const VecX& x, VecX& f) {
+        const double v = x(0);
+        f(0) = std::array<double, 3>{v, v + 5.0, 3.0 * (v + 0.5)}[piece(v)];
+        return Status::Ok();
+      },
+      [&](const VecX& x) { return MatX::Constant(1, 1, piece(x(0)) == 2 ? 3.0 : 1.0); });
+  NewtonOptions options;
+  VecX x = VecX::Constant(1, 1.0);
+  const NewtonResult failed = NewtonSolver(options).Solve(model, x);
+  EXPECT_FALSE(failed.status);
+  EXPECT_NE(failed.status.message.find("line search failed"), std::string::npos);
+  options.watchdog = true;
+  x = VecX::Constant(1, 1.0);
+  const NewtonResult solved = NewtonSolver(options).Solve(model, x);
+  ASSERT_TRUE(solved.status) << solved.status.message;
+  EXPECT_NEAR(x(0), -0.5, 1e-14);
+  EXPECT_LE(solved.iterations, 3);
 }
 
 TEST(Newton, FailedEvaluationBacktracks) {
