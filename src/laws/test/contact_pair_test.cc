@@ -82,7 +82,7 @@ TEST(ContactPair, ResponseIsContinuousWhenTheClosingMovesBetweenStates) {
 TEST(ContactPair, ClosingTangentMatchesDifferences) {
   const ContactPair pair = Pair();
   const std::vector<double> committed = OpenAt(pair, 1e-9, -2e-9, 3e-10);
-  for (const Vec3 z : {Vec3(5e-9, 2e-9, -4e-10), Vec3(1.2e-9, -1.9e-9, -5e-10)}) {  // slip, stick
+  for (const Vec3& z : {Vec3(5e-9, 2e-9, -4e-10), Vec3(1.2e-9, -1.9e-9, -5e-10)}) {  // slip, stick
     const PairResponse r = Evaluate(pair, committed, z);
     for (int j = 0; j < 3; ++j) {
       const double h = 1e-14;
