@@ -175,13 +175,16 @@ Status MarchJoints(const joint::JointedSystem& system, const harmonic::HarmonicB
   std::vector<joint::JointOperator> joints(system.joints().begin(), system.joints().end());
   const int per_phase = (samples + phases - 1) / phases, n = per_phase * phases;
   const double dt = kTwoPi / (point.omega * n);
+  MatX states(point.coefficients.rows(), n);  // x at the samples
+  for (int j = 0; j < n; ++j) states.col(j) = point.coefficients * BasisAt(basis, kTwoPi * j / n);
+  for (joint::JointOperator& joint : joints) joint.StartPeriod(states);
   VecX previous, forces, force;
   for (out.periods = 1; out.periods <= kMaxPeriods; ++out.periods) {
     out.joints.clear();
     out.times.clear();
     forces.resize(0);
     for (int j = 0; j < n; ++j) {
-      const VecX x = point.coefficients * BasisAt(basis, kTwoPi * j / n);
+      const VecX x = states.col(j);
       for (joint::JointOperator& joint : joints)
         if (Status status = joint.Evaluate(x, nullptr, dt); !status)
           return Status::Failure("sample " + std::to_string(j) + ": " + status.message);

@@ -79,19 +79,25 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
   if (kernel_->uses_rates()) rate_tangents_.resize(n, nin * nin);
   committed_.assign(states, 0.0);
   trial_.assign(states, 0.0);
-  kernel_->InitState(committed_);
+  kernel_->PeriodicStart(r_, committed_, d_start_);
+  const MatX& e = aft.basis_samples();
+  const MatX& e_dot = aft.derivative_samples();
 
   const bool exact = kernel_->has_history_sensitivity();
   const bool history = jacobian_rows && options_.history_sensitivity && states > 0 &&
                        (exact || states <= kMaxDifferencedHistory);
-  if (history) d_history_.setZero(states, m + 1);
+  if (history) {
+    d_history_.setZero(states, m + 1);
+    if (d_start_.size() > 0) {  // the start's dependence on the samples: d r_j = E_j d X
+      for (int k = 0; k < nin; ++k)
+        d_history_.middleCols(k * nc, nc).noalias() = d_start_.middleCols(k * n, n) * e;
+    }
+  }
   if (history && !exact) {
     history_scale_.assign(states, 0.0);
     input_scale_ = r_.cwiseAbs().colwise().maxCoeff().transpose();
     rate_scale_ = r_dot_.cwiseAbs().colwise().maxCoeff().transpose();
   }
-  const MatX& e = aft.basis_samples();
-  const MatX& e_dot = aft.derivative_samples();
 
   KernelInput in;
   in.dt = 2.0 * std::numbers::pi / (omega * n);

@@ -8,8 +8,9 @@
 // marched through the samples with its history committed at each one (dt = T / N), the
 // period is repeated until the hysteresis loop closes (the force samples of two
 // consecutive periods agree; with the Jacobian also its rows below), and the force
-// samples of the last period are transformed back. The march starts from the kernel's initial
-// history (InitState) at the first sample of every evaluation, so the coefficients are a
+// samples of the last period are transformed back. The march starts from the kernel's
+// periodic start history (PointKernel::PeriodicStart: its initial history, or one set by the
+// period's samples) at the first sample of every evaluation, so the coefficients are a
 // function of the displacement coefficients.
 //
 // Jacobian. With x_j = E_j X the samples of the relative displacement and
@@ -19,7 +20,8 @@
 // Jacobian is the AFT forward transform of these rows (J = sum_j P_j d f_j / d X, the
 // discrete form of seed 004's J_r). The last term, the sensitivity through the history
 // (e.g. the slider position set at the last reversal of a Jenkins element), is propagated
-// along the march, d h_j / d X = H_j d h_{j-1} / d X + (d h_j / d r) E_j + ... . The kernel
+// along the march, d h_j / d X = H_j d h_{j-1} / d X + (d h_j / d r) E_j + ..., from the
+// start's own d h_0 / d X = sum_j (d h_0 / d r_j) E_j (PeriodicStart). The kernel
 // gives H_j and the other history derivatives exactly where it can (Coulomb / Jenkins);
 // otherwise the march takes them by central differences of the kernel in its committed
 // history and inputs (relative step 1e-6 of each entry's largest magnitude in the march),
@@ -140,6 +142,7 @@ class MarchedForce final : public NonlinearForce {
   MatX rate_tangents_;               // N x nin^2: d f_j / d r_dot_j, column i nin + k
   MatX rows_, previous_rows_;        // N x nin (m + 1), m = nc nin: d f_j / d [X, omega]
   MatX d_history_, d_history_next_;  // S x (m + 1)
+  MatX d_start_;                     // d start history / d samples (PointKernel::PeriodicStart)
   std::vector<double> committed_, trial_;
   std::vector<double> start_history_;  // Accelerate(): the period's start
   MatX period_map_, map_next_, start_sensitivity_;

@@ -58,6 +58,11 @@ class PointKernel {
   // True when the response depends on dt (rate-dependent laws) at fixed r and r_dot.
   virtual bool dt_dependent() const = 0;
   virtual void InitState(std::span<double> state) const = 0;
+  // The history a period march starts from, given the period's input samples r (n x
+  // num_inputs()) [m], and d_state = d state / d r (state_size() x (num_inputs() n), column
+  // k n + j: input k at sample j), left empty where the start does not depend on the
+  // samples. Default: InitState(), independent of the samples.
+  virtual void PeriodicStart(const MatX& r, std::span<double> state, MatX& d_state) const;
   // Response at `in` from the committed history; writes the trial history. Spans of
   // state_size() entries, not aliased. A failure names what failed (never NaN).
   virtual Status Evaluate(const KernelInput& in, std::span<const double> committed,
@@ -148,9 +153,11 @@ class ContactKernel final : public PointKernel {
 // stress): the element's terms are the pair's three rows of the joint's projection, so
 // that the DOFs receive R_i^T A t as from JointOperator::Forces. Every march starts from
 // `initial_history` (the committed pair history of the state harmonic balance expands
-// about, e.g. the preloaded one: its friction state and offsets). Exact history
-// sensitivity for a laws::CoulombLaw, through the offset s* as well (an open pair's
-// offset follows u, a closed one's is kept).
+// about, e.g. the preloaded one: its friction state and offsets), or, for an unpressed
+// start that stays pressed over the period, from laws::ContactPair::PeriodicStart (its
+// offset blended from the samples near its largest gap, so that the forces are continuous
+// where it starts to open). Exact history sensitivity for a laws::CoulombLaw, through the
+// offset s* as well (an open pair's offset follows u, a closed one's is kept).
 class PairKernel final : public PointKernel {
  public:
   // pair non-null; area finite >= 0; initial_history of pair->state_size() doubles.
@@ -162,6 +169,7 @@ class PairKernel final : public PointKernel {
   bool dt_dependent() const override;
   bool uses_rates() const override { return true; }
   void InitState(std::span<double> state) const override;
+  void PeriodicStart(const MatX& r, std::span<double> state, MatX& d_state) const override;
   Status Evaluate(const KernelInput& in, std::span<const double> committed, std::span<double> trial,
                   KernelResponse& out) const override;
   bool has_history_sensitivity() const override { return coulomb_ != nullptr; }

@@ -86,6 +86,22 @@ void JointOperator::StickAt(const VecX& x) {
   trial_ = committed_;
 }
 
+void JointOperator::StartPeriod(const MatX& samples) {
+  const int n = static_cast<int>(samples.cols()), size = pair_.state_size();
+  MatX z(3 * num_pairs(), n);  // pair rows over the samples
+  VecX column;
+  for (int j = 0; j < n; ++j) {
+    relative_.Apply(samples.col(j), column);
+    z.col(j) = column;
+  }
+  for (int i = 0, pairs = num_pairs(); i < pairs; ++i) {
+    pair_.PeriodicStart(
+        std::span<double>(committed_).subspan(static_cast<std::size_t>(i) * size, size),
+        z.middleRows(3 * i, 3).transpose(), initial_gap_(i), nullptr);
+  }
+  trial_ = committed_;
+}
+
 namespace {
 
 // `joint` on x = basis y, with its committed history.

@@ -125,6 +125,10 @@ class JointOperator {
   // tangential displacement (zero slip), so that Evaluate(x) gives the sticking tangent
   // (the joint's linearization for small motions about x with its friction stuck).
   void StickAt(const VecX& x);
+  // The committed history of a periodic motion through the states x_j (columns of
+  // `samples`, size() x n, one period): each pair's laws::ContactPair::PeriodicStart from
+  // its committed history, as harmonic balance's period march starts (harmonic::PairKernel).
+  void StartPeriod(const MatX& samples);
   // Takes the committed history of `other` (friction states, tangential offsets, stored
   // energies, which pairs are closed), an operator on the same pairs and friction law, e.g.
   // the full joint of a reduced one: the copy goes on from where `other` is (a transient

@@ -35,6 +35,39 @@ ContactPair::Closing ContactPair::ClosingBetween(double committed_gap, double ga
           .d_committed_gap = (onset - gap) / (span * span)};
 }
 
+bool ContactPair::PeriodicStart(std::span<double> state, const MatX& z, double initial_gap,
+                                MatX* d_state) const {
+  const int law = law_state_size_;
+  const double onset = normal_->contact_onset_gap();
+  if (!point_ || normal_->bilateral() || !(state[law + 2] >= onset)) return false;
+  const int n = static_cast<int>(z.rows());
+  const VecX gap = initial_gap + z.col(2).array();
+  Eigen::Index top = 0;
+  const double largest = gap.maxCoeff(&top);
+  if (!(largest < onset)) return false;  // it opens: its closings set the offset
+  const VecX w = (gap.array() - (2.0 * largest - onset)).max(0.0);
+  const double total = w.sum();  // >= w(top) = onset - largest > 0
+  const Vec2 offset = z.leftCols<2>().transpose() * w / total;
+  point_->InitState(state.first(law));
+  state[law] = offset(0);
+  state[law + 1] = offset(1);
+  state[law + 2] = gap(0);
+  if (d_state == nullptr) return true;
+  // d s* = sum_j (w_j d u_j + (u_j - s*) d w_j) / sum_j w_j, d w_j = d g_j - 2 d g_top.
+  d_state->setZero(state_size(), 3 * n);
+  (*d_state)(law + 2, 2 * n) = 1.0;
+  for (int j = 0; j < n; ++j) {
+    if (w(j) == 0.0) continue;
+    for (int c = 0; c < 2; ++c) {
+      const double away = (z(j, c) - offset(c)) / total;
+      (*d_state)(law + c, c * n + j) = w(j) / total;
+      (*d_state)(law + c, 2 * n + j) += away;
+      (*d_state)(law + c, 2 * n + top) -= 2.0 * away;
+    }
+  }
+  return true;
+}
+
 Status ContactPair::Evaluate(const PairInput& in, std::span<const double> committed,
                              std::span<double> trial, PairResponse& out) const {
   const Vec2 committed_offset(committed[law_state_size_], committed[law_state_size_ + 1]);

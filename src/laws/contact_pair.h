@@ -81,6 +81,27 @@ class ContactPair {
   };
   Closing ClosingBetween(double committed_gap, double gap) const;
 
+  // The start of a periodic motion (harmonic balance's period march, and the contact fields
+  // it writes) for a pair whose history `state` is unpressed (open, or at the onset as an
+  // unpreloaded interface at rest) and that stays pressed at all the period's samples z
+  // (n x 3 rows [u1, u2, un], g = initial_gap + un): such a pair never reopens, so any
+  // offset s* gives a periodic motion, and the start's (its tangential position there) made
+  // the force jump by about c2 A (u(t*) - u(x0)) when the largest gap crossed the onset (its
+  // offset then follows u at that moment t*); Newton stalled on these jumps (the
+  // unpreloaded friction bar near resonance: 5e-2 of the excitation, c2 = 5e11 Pa/m). It
+  // gets instead a virgin friction state and the offset the reopening gives in the limit,
+  // blended continuously in the samples:
+  //   s* = sum_j w_j u_j / sum_j w_j,   w_j = max(0, g_j - (2 g_max - onset)),
+  // the samples within onset - g_max of the largest gap g_max weighted by their closeness
+  // to it: u at the largest gap as g_max -> onset (continuous with a pair that just opens
+  // there), a smooth blend as the largest gap moves between samples. The gap entry becomes
+  // g_0 (no closing at the first sample). Returns false (state unchanged) for any other pair
+  // (a pressed start, e.g. a preload, keeps its history; a pair that opens is set by its
+  // closings), or a bilateral or frictionless one. With `d_state`: d state / d z
+  // (state_size() x 3 n, column k n + j: z_jk), else left alone.
+  bool PeriodicStart(std::span<double> state, const MatX& z, double initial_gap,
+                     MatX* d_state) const;
+
   // The response at `in` from the committed history (state_size() doubles: the law's, the
   // offset, the gap); writes the trial one. Fails naming the law when a law fails or gives a
   // non-finite pressure.

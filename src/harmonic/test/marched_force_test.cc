@@ -320,6 +320,63 @@ TEST(MarchedForce, JointPairJacobianWithOffsetsMatchesDifferences) {
   EXPECT_NEAR(f(1, 2), area * 5e13 * 1e-12, 1e-9);  // -A p, p = -eps (g0 + un)
 }
 
+// An unpreloaded pair (virgin history at the contact onset) pressed over the whole period
+// keeps no offset from the start (PairKernel::PeriodicStart): where its largest gap reaches
+// the onset the force coefficients are continuous with the pair that opens at one sample
+// (from the start's offset they jumped by about c2 A u(t*)), and the Jacobian, through the
+// start's dependence on the samples, matches central differences.
+TEST(MarchedForce, UnpressedPairPressedOverThePeriodIsContinuousWhereItStartsToOpen) {
+  const HarmonicBasis basis{.harmonics = 2};
+  const int n = 256;
+  Aft aft(basis, n);
+  const auto pair = std::make_shared<const laws::ContactPair>(
+      std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{5e13}),
+      std::make_shared<laws::CoulombLaw>(laws::CoulombParams{9.5e12, 5e11, 0.15}, 2), 0.0);
+  std::vector<double> virgin(pair->state_size());
+  pair->InitState(virgin);
+  const double area = 1e-6, a = 1e-8, b = 1e-8;  // [m^2], tangential and normal amplitude [m]
+  MarchedForce element(std::make_unique<PairKernel>(pair, 0.0, area, virgin), {});
+  // u1 = a cos(theta), u2 = (a / 2) sin(theta), un = mean + b cos(theta - 1).
+  MatX x = MatX::Zero(basis.size(), 3);
+  x(1, 0) = a;
+  x(2, 1) = 0.5 * a;
+  x(1, 2) = b * std::cos(1.0);
+  x(2, 2) = b * std::sin(1.0);
+  double top = -1.0;  // the largest sample of cos(theta_j - 1)
+  for (int j = 0; j < n; ++j) top = std::max(top, std::cos(2.0 * kPi * j / n - 1.0));
+  // The change of the tangential force coefficients between mean normal positions just
+  // below and above the one where the largest gap sample reaches the onset (the normal one
+  // moves by eps A 2 epsilon, smoothly).
+  auto change = [&](double epsilon) {
+    MatX pressed, opening;
+    x(0, 2) = -b * top - epsilon;
+    EXPECT_TRUE(element.Evaluate(aft, 1.0, x, pressed, nullptr, nullptr).ok);
+    EXPECT_LT(element.force_samples().col(2).maxCoeff(), 0.0);  // pressed throughout
+    x(0, 2) = -b * top + epsilon;
+    EXPECT_TRUE(element.Evaluate(aft, 1.0, x, opening, nullptr, nullptr).ok);
+    EXPECT_EQ(element.force_samples().col(2).maxCoeff(), 0.0);  // open at one sample
+    return (opening - pressed).leftCols(2).cwiseAbs().maxCoeff();
+  };
+  const double coarse = change(1e-6 * b), fine = change(1e-7 * b);
+  const double from_start = 5e11 * area * a * std::cos(1.0);  // c2 A u(t*), offset 0 at rest
+  std::printf(
+      "pair opening at one sample: tangential force coefficients change by %.2e N "
+      "(+-1e-6 b) and %.2e N (+-1e-7 b); from the start's offset: about %.2e N\n",
+      coarse, fine, from_start);
+  EXPECT_LT(fine, 0.2 * coarse);  // linear in the distance: continuous
+  EXPECT_LT(coarse, 1e-3 * from_start);
+
+  // Pressed, the weights spanning several samples about the largest gap; it slips in part.
+  x(0, 2) = -b * top - 0.05 * b;
+  MatX f, jacobian;
+  ASSERT_TRUE(element.Evaluate(aft, 1.0, x, f, &jacobian, nullptr).ok);
+  const MatX reference = CentralDifferenceJacobian(element, aft, 1.0, x, 1e-17);
+  const double error = (jacobian - reference).cwiseAbs().maxCoeff();
+  std::printf("pressed pair AFT Jacobian: max error %.2e of %.2e\n", error,
+              reference.cwiseAbs().maxCoeff());
+  EXPECT_LT(error, 1e-6 * reference.cwiseAbs().maxCoeff());
+}
+
 // d f / d omega of a normal law with a gap-rate term (the velocity inputs, omega-scaled)
 // against central differences in omega.
 TEST(MarchedForce, FrequencyDerivativeOfVelocityTerms) {

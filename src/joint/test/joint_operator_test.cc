@@ -4,6 +4,7 @@
 
 #include <iostream>
 #include <map>
+#include <numbers>
 #include <random>
 
 #include "core/error.h"
@@ -336,6 +337,40 @@ TEST(JointOperator, TouchingPairsCarryTheClosedSideTangentButNoPressure) {
       (void)JointOperator(k.relative, k.initial_gap, k.area, Laws(false), {.touch_band = -1.0}),
       InputError);
   EXPECT_THROW((void)JointOperator(k.relative, k.initial_gap, k.area, JointLaws{}), InputError);
+}
+
+// StartPeriod: every pair of a virgin (unpreloaded) joint pressed over a period of states
+// starts as laws::ContactPair::PeriodicStart on that pair's own rows gives, not from its
+// virgin offset; a joint with a pair that opens keeps that pair's history.
+TEST(JointOperator, StartPeriodAppliesThePairRuleToEachPair) {
+  const fe::Mesh mesh = TwoBoxes();
+  const ContactKinematics kinematics = Interface(mesh);
+  JointOperator joint(kinematics.relative, kinematics.initial_gap, kinematics.area, Laws(true));
+  const int n = 8, size = joint.pair().state_size();
+  const VecX a = RandomState(mesh, 7), b = RandomState(mesh, 8);
+  MatX samples(joint.size(), n);
+  for (int j = 0; j < n; ++j) {
+    const double theta = 2.0 * std::numbers::pi * j / n;
+    samples.col(j) = 0.2 * (std::cos(theta) * a + std::sin(theta) * b);
+    for (const int node : mesh.node_sets.at("upper_zmin")) samples(3 * node + 2, j) -= 2e-3;
+  }
+  joint.StartPeriod(samples);
+  VecX z;
+  MatX pair_z(n, 3);
+  int moved = 0;
+  for (int i = 0; i < joint.num_pairs(); ++i) {
+    for (int j = 0; j < n; ++j) {
+      joint.relative().Apply(samples.col(j), z);
+      pair_z.row(j) = z.segment<3>(3 * i).transpose();
+    }
+    std::vector<double> expected(size);
+    joint.pair().InitState(expected);
+    ASSERT_TRUE(joint.pair().PeriodicStart(expected, pair_z, joint.initial_gap()(i), nullptr));
+    const std::span<const double> got = joint.CommittedHistory(i);
+    for (int k = 0; k < size; ++k) EXPECT_DOUBLE_EQ(got[k], expected[k]) << "pair " << i;
+    moved += got[joint.pair().law_state_size()] != 0.0 ? 1 : 0;
+  }
+  EXPECT_EQ(moved, joint.num_pairs());
 }
 
 }  // namespace

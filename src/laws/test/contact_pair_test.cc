@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
+#include <numbers>
 #include <vector>
 
 #include "laws/coulomb.h"
@@ -103,6 +105,67 @@ TEST(ContactPair, VirginHistoryClosesWithoutInterpolation) {
   const PairResponse r = Evaluate(pair, virgin, Vec3(1e-12, 0.0, -1e-10));
   EXPECT_NEAR(r.kinematics(0), 1e-12, 1e-27);  // slip from the zero offset
   EXPECT_NEAR(r.stress(0), (kC1 + kC2) * 1e-12, 1e-9);
+}
+
+// The start of a periodic motion (ContactPair::PeriodicStart) for an unpreloaded pair (virgin
+// history at the onset) pressed at all samples: as its largest gap approaches the onset the
+// offset tends to u at that sample (where a pair that opens there takes its offset); its
+// derivative in the samples against central differences; a pressed start and a pair that
+// opens keep their history.
+TEST(ContactPair, PeriodicStartOfAnUnpressedPairPressedOverThePeriod) {
+  const ContactPair pair = Pair();
+  const int n = 16, law = pair.law_state_size();
+  MatX z(n, 3);
+  for (int j = 0; j < n; ++j) {
+    const double theta = 2.0 * std::numbers::pi * j / n;
+    z.row(j) << 1e-8 * std::cos(theta), 2e-9 * std::sin(theta), 1e-9 * std::cos(theta - 0.3);
+  }
+  Eigen::Index top = 0;
+  const double largest = z.col(2).maxCoeff(&top);
+  std::vector<double> virgin(pair.state_size());
+  pair.InitState(virgin);
+  auto start = [&](double shift, MatX* d_state = nullptr) {
+    MatX shifted = z;
+    shifted.col(2).array() += shift - largest;  // largest gap: shift
+    std::vector<double> state = virgin;
+    EXPECT_TRUE(pair.PeriodicStart(state, shifted, 0.0, d_state));
+    return state;
+  };
+  const std::vector<double> grazing = start(-1e-16);
+  EXPECT_NEAR(grazing[law], z(top, 0), 1e-6 * 1e-8);
+  EXPECT_NEAR(grazing[law + 1], z(top, 1), 1e-6 * 1e-8);
+  EXPECT_NEAR(grazing[law + 2], z(0, 2) - largest - 1e-16, 1e-24);  // g_0: no closing there
+  for (int i = 0; i < law; ++i) EXPECT_EQ(grazing[i], virgin[i]);   // virgin friction state
+
+  // Derivative (blend over several samples) against central differences.
+  MatX d_state;
+  start(-5e-10, &d_state);
+  MatX shifted = z;
+  shifted.col(2).array() += -5e-10 - largest;
+  const double h = 1e-14;
+  double error = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    for (int j = 0; j < n; ++j) {
+      MatX plus = shifted, minus = shifted;
+      plus(j, k) += h;
+      minus(j, k) -= h;
+      std::vector<double> sp = virgin, sm = virgin;
+      pair.PeriodicStart(sp, plus, 0.0, nullptr);
+      pair.PeriodicStart(sm, minus, 0.0, nullptr);
+      for (int i = law; i < pair.state_size(); ++i)
+        error = std::max(error, std::abs((sp[i] - sm[i]) / (2.0 * h) - d_state(i, k * n + j)));
+    }
+  }
+  EXPECT_LT(error, 1e-6);  // entries of order 1
+  EXPECT_GT(d_state.cwiseAbs().maxCoeff(), 0.1);
+
+  std::vector<double> pressed = OpenAt(pair, 1e-9, 0.0, -1e-9);  // pressed at the start
+  const std::vector<double> kept = pressed;
+  EXPECT_FALSE(pair.PeriodicStart(pressed, z.array() - 2e-9, 0.0, nullptr));
+  EXPECT_EQ(pressed, kept);
+  std::vector<double> opening = virgin;
+  EXPECT_FALSE(pair.PeriodicStart(opening, z, 0.0, nullptr));  // open at some samples
+  EXPECT_EQ(opening, virgin);
 }
 
 }  // namespace
