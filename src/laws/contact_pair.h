@@ -94,7 +94,7 @@ class ContactPair {
   //   s* = sum_j w_j u_j / sum_j w_j,   w_j = max(0, g_j - (2 g_max - onset)),
   // the samples within onset - g_max of the largest gap g_max weighted by their closeness
   // to it: u at the largest gap as g_max -> onset (continuous with a pair that just opens
-  // there), a smooth blend as the largest gap moves between samples. The gap entry becomes
+  // there), a continuous blend as the largest gap moves between samples. The gap entry becomes
   // g_0 (no closing at the first sample). Returns false (state unchanged) for any other pair
   // (a pressed start, e.g. a preload, keeps its history; a pair that opens is set by its
   // closings), or a bilateral or frictionless one. With `d_state`: d state / d z
