@@ -19,7 +19,8 @@
 // (c) the backbone of the first mode at 50 amplitudes, log spaced over the amplitude range
 //     of the curve's points (EPMC on the same reduced model): CPU time (issue's goal: under
 //     a minute).
-// Times are process CPU times (single-threaded). Writes OUT_DIR/summary.json.
+// Times are process CPU times (single-threaded). Progress on stderr; writes
+// OUT_DIR/summary.json.
 // bench/models/friction_bar_frf.yaml is the friction bar (1615 pairs, H = 5); the
 // third argument sets its number of joint modes g (reduction.joint_modes.modes).
 //
@@ -109,6 +110,23 @@ Transient ToSteadyState(const analysis::JointHarmonicSystem& built, double level
   return out;
 }
 
+// Progress of the long stages on stderr (every 5 % of a task) and the analyses' notes.
+class StderrProgress final : public analysis::Observer {
+ public:
+  void Progress(const std::string& task, int done, int total) override {
+    const int percent = total > 0 ? 100 * done / total : 0;
+    if (task == task_ && percent < shown_ + 5) return;
+    task_ = task;
+    shown_ = percent;
+    std::fprintf(stderr, "%s: %d %% (%.0f s CPU)\n", task.c_str(), percent, CpuSeconds());
+  }
+  void Note(const std::string& text) override { std::fprintf(stderr, "%s\n", text.c_str()); }
+
+ private:
+  std::string task_;
+  int shown_ = 0;
+};
+
 struct Solved {
   harmonic::PeriodicResult result;
   double seconds = 0.0;  // CPU time
@@ -134,13 +152,13 @@ int main(int argc, char** argv) {
   if (argc > 3) options.joint_modes.modes.modes = std::stoi(argv[3]);
   options.levels.resize(1);
   const double level = options.levels[0];
-  analysis::Observer quiet;
+  StderrProgress progress;
   nlohmann::json summary = {
       {"model", model}, {"level", level}, {"joint_modes", options.joint_modes.modes.modes}};
 
   // (a) the curve.
   double start = CpuSeconds();
-  const analysis::JointHarmonicResult curve = analysis::RunJointHarmonic(options, quiet);
+  const analysis::JointHarmonicResult curve = analysis::RunJointHarmonic(options, progress);
   const double curve_seconds = CpuSeconds() - start;
   JD_CHECK(curve.status.ok, "the curve: " + curve.status.message);
   const harmonic::ContinuationResult& c = curve.curves[0].continuation;
@@ -163,7 +181,7 @@ int main(int argc, char** argv) {
       {"unknowns", curve.unknowns}};
 
   // (b) three frequencies against the transient.
-  analysis::JointHarmonicSystem built = analysis::BuildJointHarmonicSystem(options, quiet);
+  analysis::JointHarmonicSystem built = analysis::BuildJointHarmonicSystem(options, progress);
   JD_CHECK(built.result.status.ok, built.result.status.message);
   nlohmann::json points = nlohmann::json::array();
   for (const double factor : {0.96, 1.0, 1.04}) {
@@ -211,7 +229,7 @@ int main(int argc, char** argv) {
     backbone.nonlinear_mode->amplitudes.push_back(
         smallest * std::pow(peak / smallest, static_cast<double>(i) / (kBackboneLevels - 1)));
   start = CpuSeconds();
-  const analysis::JointHarmonicResult modes = analysis::RunJointHarmonic(backbone, quiet);
+  const analysis::JointHarmonicResult modes = analysis::RunJointHarmonic(backbone, progress);
   const double backbone_seconds = CpuSeconds() - start;
   JD_CHECK(modes.status.ok, "the backbone: " + modes.status.message);
   const analysis::Backbone& b = modes.backbones.at(0);
