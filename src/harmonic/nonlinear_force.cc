@@ -79,13 +79,13 @@ Status MarchedForce::March(Aft& aft, double omega, const MatX& x, bool jacobian_
   if (kernel_->uses_rates()) rate_tangents_.resize(n, nin * nin);
   committed_.assign(states, 0.0);
   trial_.assign(states, 0.0);
-  kernel_->PeriodicStart(r_, committed_, d_start_);
   const MatX& e = aft.basis_samples();
   const MatX& e_dot = aft.derivative_samples();
 
   const bool exact = kernel_->has_history_sensitivity();
   const bool history = jacobian_rows && options_.history_sensitivity && states > 0 &&
                        (exact || states <= kMaxDifferencedHistory);
+  kernel_->PeriodicStart(r_, committed_, history ? &d_start_ : nullptr);
   if (history) {
     d_history_.setZero(states, m + 1);
     if (d_start_.size() > 0) {  // the start's dependence on the samples: d r_j = E_j d X

@@ -56,9 +56,9 @@ void ResizeSensitivity(int inputs, int states, HistorySensitivity& out) {
 
 }  // namespace
 
-void PointKernel::PeriodicStart(const MatX&, std::span<double> state, MatX& d_state) const {
+void PointKernel::PeriodicStart(const MatX&, std::span<double> state, MatX* d_state) const {
   InitState(state);
-  d_state.resize(0, 0);
+  if (d_state) d_state->resize(0, 0);
 }
 
 void PointKernel::Sensitivity(const KernelInput&, std::span<const double>, const KernelResponse&,
@@ -198,9 +198,9 @@ void PairKernel::InitState(std::span<double> state) const {
   std::copy(initial_history_.begin(), initial_history_.end(), state.begin());
 }
 
-void PairKernel::PeriodicStart(const MatX& r, std::span<double> state, MatX& d_state) const {
+void PairKernel::PeriodicStart(const MatX& r, std::span<double> state, MatX* d_state) const {
   InitState(state);
-  if (!pair_->PeriodicStart(state, r, initial_gap_, &d_state)) d_state.resize(0, 0);
+  if (!pair_->PeriodicStart(state, r, initial_gap_, d_state) && d_state) d_state->resize(0, 0);
 }
 
 Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> committed,

@@ -59,10 +59,10 @@ class PointKernel {
   virtual bool dt_dependent() const = 0;
   virtual void InitState(std::span<double> state) const = 0;
   // The history a period march starts from, given the period's input samples r (n x
-  // num_inputs()) [m], and d_state = d state / d r (state_size() x (num_inputs() n), column
-  // k n + j: input k at sample j), left empty where the start does not depend on the
-  // samples. Default: InitState(), independent of the samples.
-  virtual void PeriodicStart(const MatX& r, std::span<double> state, MatX& d_state) const;
+  // num_inputs()) [m]; with `d_state`, d state / d r (state_size() x (num_inputs() n),
+  // column k n + j: input k at sample j), left empty where the start does not depend on
+  // the samples. Default: InitState(), independent of the samples.
+  virtual void PeriodicStart(const MatX& r, std::span<double> state, MatX* d_state) const;
   // Response at `in` from the committed history; writes the trial history. Spans of
   // state_size() entries, not aliased. A failure names what failed (never NaN).
   virtual Status Evaluate(const KernelInput& in, std::span<const double> committed,
@@ -169,7 +169,7 @@ class PairKernel final : public PointKernel {
   bool dt_dependent() const override;
   bool uses_rates() const override { return true; }
   void InitState(std::span<double> state) const override;
-  void PeriodicStart(const MatX& r, std::span<double> state, MatX& d_state) const override;
+  void PeriodicStart(const MatX& r, std::span<double> state, MatX* d_state) const override;
   Status Evaluate(const KernelInput& in, std::span<const double> committed, std::span<double> trial,
                   KernelResponse& out) const override;
   bool has_history_sensitivity() const override { return coulomb_ != nullptr; }

@@ -41,17 +41,16 @@ bool ContactPair::PeriodicStart(std::span<double> state, const MatX& z, double i
   const double onset = normal_->contact_onset_gap();
   if (!point_ || normal_->bilateral() || !(state[law + 2] >= onset)) return false;
   const int n = static_cast<int>(z.rows());
-  const VecX gap = initial_gap + z.col(2).array();
   Eigen::Index top = 0;
-  const double largest = gap.maxCoeff(&top);
+  const double largest = initial_gap + z.col(2).maxCoeff(&top);
   if (!(largest < onset)) return false;  // it opens: its closings set the offset
-  const VecX w = (gap.array() - (2.0 * largest - onset)).max(0.0);
+  const VecX w = (z.col(2).array() + (initial_gap - 2.0 * largest + onset)).max(0.0);
   const double total = w.sum();  // >= w(top) = onset - largest > 0
   const Vec2 offset = z.leftCols<2>().transpose() * w / total;
   point_->InitState(state.first(law));
   state[law] = offset(0);
   state[law + 1] = offset(1);
-  state[law + 2] = gap(0);
+  state[law + 2] = initial_gap + z(0, 2);
   if (d_state == nullptr) return true;
   // d s* = sum_j (w_j d u_j + (u_j - s*) d w_j) / sum_j w_j, d w_j = d g_j - 2 d g_top.
   d_state->setZero(state_size(), 3 * n);

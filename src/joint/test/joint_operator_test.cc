@@ -341,7 +341,7 @@ TEST(JointOperator, TouchingPairsCarryTheClosedSideTangentButNoPressure) {
 
 // StartPeriod: every pair of a virgin (unpreloaded) joint pressed over a period of states
 // starts as laws::ContactPair::PeriodicStart on that pair's own rows gives, not from its
-// virgin offset; a joint with a pair that opens keeps that pair's history.
+// virgin offset.
 TEST(JointOperator, StartPeriodAppliesThePairRuleToEachPair) {
   const fe::Mesh mesh = TwoBoxes();
   const ContactKinematics kinematics = Interface(mesh);
