@@ -203,26 +203,37 @@ void PairKernel::PeriodicStart(const MatX& r, std::span<double> state, MatX* d_s
   if (!pair_->PeriodicStart(state, r, initial_gap_, d_state) && d_state) d_state->resize(0, 0);
 }
 
+laws::PairInput PairKernel::Input(const KernelInput& in) const {
+  return {.z = in.r, .gap_rate = in.r_dot(2), .initial_gap = initial_gap_, .dt = in.dt};
+}
+
 Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> committed,
                             std::span<double> trial, KernelResponse& out) const {
   laws::PairResponse response;
-  if (Status status = pair_->Evaluate(
-          {.z = in.r, .gap_rate = in.r_dot(2), .initial_gap = initial_gap_, .dt = in.dt}, committed,
-          trial, response);
-      !status)
+  if (Status status = pair_->Evaluate(Input(in), committed, trial, response); !status)
     return status;
   out.force = area_ * response.stress;
   out.d_force_d_r = area_ * response.tangent;
   out.d_force_d_r_dot = area_ * response.rate_tangent;
   out.state = response.state;
+  if (response.state != laws::ContactState::kOpen) return Status::Ok();
+  // The first open sample carries the fraction of the increment the pair was still closed
+  // for times the traction it released (laws::ContactPair::ReleaseBetween).
+  laws::ContactPair::Release release;
+  if (Status status = pair_->ReleaseBetween(committed, Input(in), release); !status)
+    return status;
+  out.force.head<2>() = area_ * release.theta * release.traction;
+  out.d_force_d_r.topLeftCorner<2, 2>() = area_ * release.theta * release.d_traction_d_slip;
+  out.d_force_d_r.block<2, 1>(0, 2) = area_ * release.d_gap * release.traction;
   return Status::Ok();
 }
 
 // History h = [slider (2), offset s* (2), gap g (1)]. Closed: slip = u_t - s with
 // s = s*_c + theta (u_t - s*_c) (theta > 0 only when the pair closed since the committed
 // state: laws::ContactPair), so the force and the slider depend on s*_c as on -u_t, and on
-// g_c through theta; the trial offset is s. Open: zero force, the slider reset to its
-// virgin (constant) value, s* = u_t. The trial gap is g = g0 + u_n.
+// g_c through theta; the trial offset is s. Open: the slider reset to its virgin (constant)
+// value, s* = u_t, no force but at the first open sample the released traction, which
+// depends on s*_c and g_c. The trial gap is g = g0 + u_n.
 void PairKernel::Sensitivity(const KernelInput& in, std::span<const double> committed,
                              const KernelResponse& response, HistorySensitivity& out) const {
   ResizeSensitivity(3, 5, out);
@@ -231,6 +242,12 @@ void PairKernel::Sensitivity(const KernelInput& in, std::span<const double> comm
   if (area_ == 0.0) return;
   if (!pair_->normal_law().bilateral() && response.state == laws::ContactState::kOpen) {
     out.d_history_d_r.block<2, 2>(2, 0).setIdentity();
+    // A released traction depends on the committed offset and gap (on the slider not: the
+    // Coulomb law at p -> 0+ slides); Evaluate has checked the law's status.
+    laws::ContactPair::Release release;
+    (void)pair_->ReleaseBetween(committed, Input(in), release);
+    out.d_force_d_history.block<2, 2>(0, 2) = -area_ * release.theta * release.d_traction_d_slip;
+    out.d_force_d_history.block<2, 1>(0, 4) = area_ * release.d_committed_gap * release.traction;
     return;
   }
   const Vec2 committed_offset(committed[2], committed[3]);

@@ -156,8 +156,11 @@ class ContactKernel final : public PointKernel {
 // about, e.g. the preloaded one: its friction state and offsets), or, for an unpressed
 // start that stays pressed over the period, from laws::ContactPair::PeriodicStart (its
 // offset blended from the samples near its largest gap, so that the forces are continuous
-// where it starts to open). Exact history sensitivity for a laws::CoulombLaw, through the
-// offset s* as well (an open pair's offset follows u, a closed one's is kept).
+// where it starts to open). The first sample after the pair opens carries the fraction of
+// the increment it was still closed for times the traction it released
+// (laws::ContactPair::ReleaseBetween), so that the force coefficients are continuous where a
+// sample's gap crosses the onset. Exact history sensitivity for a laws::CoulombLaw, through
+// the offset s* as well (an open pair's offset follows u, a closed one's is kept).
 class PairKernel final : public PointKernel {
  public:
   // pair non-null; area finite >= 0; initial_history of pair->state_size() doubles.
@@ -177,6 +180,8 @@ class PairKernel final : public PointKernel {
                    const KernelResponse& response, HistorySensitivity& out) const override;
 
  private:
+  laws::PairInput Input(const KernelInput& in) const;
+
   std::shared_ptr<const laws::ContactPair> pair_;
   double initial_gap_, area_;
   std::vector<double> initial_history_;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/error.h"
 
@@ -33,6 +34,33 @@ ContactPair::Closing ContactPair::ClosingBetween(double committed_gap, double ga
   return {.theta = (committed_gap - onset) / span,
           .d_gap = (committed_gap - onset) / (span * span),
           .d_committed_gap = (onset - gap) / (span * span)};
+}
+
+Status ContactPair::ReleaseBetween(std::span<const double> committed, const PairInput& in,
+                                   Release& out) const {
+  out = Release{};
+  const double onset = normal_->contact_onset_gap();
+  const double committed_gap = committed[law_state_size_ + 2];
+  const double gap = in.initial_gap + in.z(2);
+  if (!point_ || normal_->bilateral() || !(committed_gap < onset && gap >= onset))
+    return Status::Ok();
+  const Vec2 offset(committed[law_state_size_], committed[law_state_size_ + 1]);
+  std::vector<double> trial(law_state_size_);
+  TangentialResponse at_contact;
+  if (Status status = point_->tangential_law().Evaluate(
+          {.slip = in.z.head<2>() - offset,
+           .pressure = std::numeric_limits<double>::min(),
+           .dt = in.dt},
+          committed.first(law_state_size_), trial, at_contact);
+      !status)
+    return status;
+  const double span = gap - committed_gap;
+  out = {.theta = (onset - committed_gap) / span,
+         .d_gap = -(onset - committed_gap) / (span * span),
+         .d_committed_gap = (onset - gap) / (span * span),
+         .traction = at_contact.traction,
+         .d_traction_d_slip = at_contact.d_traction_d_slip};
+  return Status::Ok();
 }
 
 bool ContactPair::PeriodicStart(std::span<double> state, const MatX& z, double initial_gap,

@@ -81,6 +81,27 @@ class ContactPair {
   };
   Closing ClosingBetween(double committed_gap, double gap) const;
 
+  // A pair that opens between the committed state (closed: g_c < onset) and the gap g >= onset,
+  // on a unilateral law with friction: the fraction theta = (onset - g_c) / (g - g_c) of the
+  // increment it was still closed for (the gap linear in between), with its derivatives, and
+  // the traction it releases there: the law's at contact (p -> 0+, e.g. a parallel slip
+  // stiffness's c2 s) at the slip u - s*_c from the committed history. Harmonic balance's
+  // samples (harmonic::PairKernel) carry theta times it at the first open sample: a sampled
+  // force that drops to zero there jumped by c2 A (u - s*_c) when a sample's gap crossed the
+  // onset, and Newton crawled on the jumps (the unpreloaded friction bar near resonance);
+  // with theta it is continuous, and the AFT's error stays of the order of one sample's
+  // interval. theta = 0 (nothing released) for any other pair or increment. Fails naming
+  // the law when it fails at contact.
+  struct Release {
+    double theta = 0.0;
+    double d_gap = 0.0;                        // d theta / d g [1/m]
+    double d_committed_gap = 0.0;              // d theta / d g_c [1/m]
+    Vec2 traction = Vec2::Zero();              // [Pa]
+    Mat2 d_traction_d_slip = Mat2::Zero();     // [Pa/m]
+  };
+  Status ReleaseBetween(std::span<const double> committed, const PairInput& in,
+                        Release& out) const;
+
   // The start of a periodic motion (harmonic balance's period march, and the contact fields
   // it writes) for a pair whose history `state` is unpressed (open, or at the onset as an
   // unpreloaded interface at rest) and that stays pressed at all the period's samples z

@@ -377,6 +377,55 @@ TEST(MarchedForce, UnpressedPairPressedOverThePeriodIsContinuousWhereItStartsToO
   EXPECT_LT(error, 1e-6 * reference.cwiseAbs().maxCoeff());
 }
 
+// A pair open most of the period that closes for a few samples (seed's Coulomb law, c2 > 0):
+// where the closed window gains a sample at its closing or at its opening end the tangential
+// force coefficients change linearly in the distance (continuous). Without the released
+// traction at the first open sample they jumped by about c2 A times the slip over the
+// window when it grew at the opening end (1.7e-6 and 3.1e-6 N here, c2 A a = 5e-3 N).
+// The Jacobian with a released traction in the march against central differences.
+TEST(MarchedForce, PairClosingForAFewSamplesIsContinuousWhereTheWindowGrows) {
+  const HarmonicBasis basis{.harmonics = 2};
+  const int n = 256;
+  Aft aft(basis, n);
+  const auto pair = std::make_shared<const laws::ContactPair>(
+      std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{5e13}),
+      std::make_shared<laws::CoulombLaw>(laws::CoulombParams{9.5e12, 5e11, 0.15}, 2), 0.0);
+  std::vector<double> virgin(pair->state_size());
+  pair->InitState(virgin);
+  const double area = 1e-6, a = 1e-8, b = 1e-8;  // [m^2], tangential and normal amplitude [m]
+  MarchedForce element(std::make_unique<PairKernel>(pair, 0.0, area, virgin), {});
+  MatX x = MatX::Zero(basis.size(), 3);  // as above; closed where cos(theta - 1) is smallest
+  x(1, 0) = a;
+  x(2, 1) = 0.5 * a;
+  x(1, 2) = b * std::cos(1.0);
+  x(2, 2) = b * std::sin(1.0);
+  std::vector<double> lowest(n);
+  for (int j = 0; j < n; ++j) lowest[j] = std::cos(2.0 * kPi * j / n - 1.0);
+  std::sort(lowest.begin(), lowest.end());
+  for (int k = 1; k <= 4; ++k) {  // k -> k + 1 closed samples
+    auto change = [&](double epsilon) {
+      MatX fewer, more;
+      x(0, 2) = -b * lowest[k] - epsilon;
+      EXPECT_TRUE(element.Evaluate(aft, 1.0, x, fewer, nullptr, nullptr).ok);
+      x(0, 2) = -b * lowest[k] + epsilon;
+      EXPECT_TRUE(element.Evaluate(aft, 1.0, x, more, nullptr, nullptr).ok);
+      return (more - fewer).leftCols(2).cwiseAbs().maxCoeff();
+    };
+    const double coarse = change(1e-6 * b), fine = change(1e-7 * b);
+    std::printf("closed samples %d -> %d: tangential force coefficients change by %.2e N "
+                "(+-1e-6 b) and %.2e N (+-1e-7 b)\n", k, k + 1, coarse, fine);
+    EXPECT_LT(fine, 0.2 * coarse) << k;  // linear in the distance: continuous
+  }
+  x(0, 2) = -b * lowest[3] + 0.3 * b * (lowest[4] - lowest[3]);  // 4 samples, between
+  MatX f, jacobian;
+  ASSERT_TRUE(element.Evaluate(aft, 1.0, x, f, &jacobian, nullptr).ok);
+  const MatX reference = CentralDifferenceJacobian(element, aft, 1.0, x, 1e-17);
+  const double error = (jacobian - reference).cwiseAbs().maxCoeff();
+  std::printf("pair closing for 4 samples, AFT Jacobian: max error %.2e of %.2e\n", error,
+              reference.cwiseAbs().maxCoeff());
+  EXPECT_LT(error, 1e-6 * reference.cwiseAbs().maxCoeff());
+}
+
 // d f / d omega of a normal law with a gap-rate term (the velocity inputs, omega-scaled)
 // against central differences in omega.
 TEST(MarchedForce, FrequencyDerivativeOfVelocityTerms) {

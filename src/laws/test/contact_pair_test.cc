@@ -1,7 +1,8 @@
 // The contact pair's closing between two states (laws/contact_pair.h): the offset at the
 // onset, linear between the committed (open) state and this one, so that the response is
 // continuous when the closing moves from one state to the next; its tangent against
-// central differences; and the virgin history (gap at the onset: no interpolation).
+// central differences; the virgin history (gap at the onset: no interpolation); the start of
+// a periodic motion and the traction a pair releases when it opens between two states.
 #include "laws/contact_pair.h"
 
 #include <gtest/gtest.h>
@@ -166,6 +167,51 @@ TEST(ContactPair, PeriodicStartOfAnUnpressedPairPressedOverThePeriod) {
   std::vector<double> opening = virgin;
   EXPECT_FALSE(pair.PeriodicStart(opening, z, 0.0, nullptr));  // open at some samples
   EXPECT_EQ(opening, virgin);
+}
+
+// A pair closed in the committed state (gap -2e-10 m, offset (1, -2) nm) that opens to gap
+// 6e-10 m at u = (4, 2) nm (ContactPair::ReleaseBetween): it was closed for theta = 1/4 of
+// the increment and releases the traction at contact, c2 (u - s*_c) (the slider's limit
+// mu p -> 0), with its derivatives against central differences; nothing for an increment
+// that stays open or closed, or a frictionless pair.
+TEST(ContactPair, ReleaseOfAPairThatOpensBetweenStates) {
+  const ContactPair pair = Pair();
+  const std::vector<double> committed = OpenAt(pair, 1e-9, -2e-9, -2e-10);
+  auto release = [&](const Vec3& z, const std::vector<double>& from) {
+    ContactPair::Release out;
+    EXPECT_TRUE(pair.ReleaseBetween(from, {.z = z}, out).ok);
+    return out;
+  };
+  const Vec3 z(4e-9, 2e-9, 6e-10);
+  const ContactPair::Release r = release(z, committed);
+  EXPECT_DOUBLE_EQ(r.theta, 0.25);
+  EXPECT_NEAR(r.traction(0), kC2 * 3e-9, 1e-9 * kC2 * 3e-9);
+  EXPECT_NEAR(r.traction(1), kC2 * 4e-9, 1e-9 * kC2 * 4e-9);
+  const double h = 1e-14;
+  const Vec2 d_theta_d_gap((release(z + h * Vec3::UnitZ(), committed).theta -
+                            release(z - h * Vec3::UnitZ(), committed).theta) / (2.0 * h),
+                           0.0);
+  EXPECT_NEAR(r.d_gap, d_theta_d_gap(0), 1e-6 * std::abs(r.d_gap));
+  std::vector<double> plus = committed, minus = committed;
+  plus.back() += h;
+  minus.back() -= h;
+  const double d_theta_d_committed = (release(z, plus).theta - release(z, minus).theta) / (2 * h);
+  EXPECT_NEAR(r.d_committed_gap, d_theta_d_committed, 1e-6 * std::abs(r.d_committed_gap));
+  const Vec2 d_traction =
+      (release(z + h * Vec3::UnitX(), committed).traction -
+       release(z - h * Vec3::UnitX(), committed).traction) / (2.0 * h);
+  EXPECT_NEAR((r.d_traction_d_slip.col(0) - d_traction).norm(), 0.0, 1e-6 * kC2);
+
+  EXPECT_EQ(release(z, OpenAt(pair, 0.0, 0.0, 1e-10)).theta, 0.0);     // open before
+  EXPECT_EQ(release(Vec3(4e-9, 2e-9, -1e-10), committed).theta, 0.0);  // still closed
+  const ContactPair frictionless(std::make_shared<LinearPenaltyLaw>(LinearPenaltyParams{kEps}),
+                                 nullptr, 0.0);
+  std::vector<double> history(frictionless.state_size());
+  frictionless.InitState(history);
+  history.back() = -2e-10;
+  ContactPair::Release none;
+  EXPECT_TRUE(frictionless.ReleaseBetween(history, {.z = z}, none).ok);
+  EXPECT_EQ(none.theta, 0.0);
 }
 
 }  // namespace
