@@ -102,6 +102,9 @@ Transient ToSteadyState(const analysis::JointHarmonicSystem& built, double level
         });
     JD_CHECK(r.status.ok, "transient at " + std::to_string(f) + " Hz: " + r.status.message);
     calm = std::abs(peak - last_peak) <= kSteadyTolerance * peak ? calm + 1 : 0;
+    if ((p + 1) % 50 == 0)
+      std::fprintf(stderr, "transient at %.3f Hz: %d periods, peak change %.1e (%.0f s CPU)\n", f,
+                   p + 1, std::abs(peak - last_peak) / peak, CpuSeconds());
     last_peak = peak;
     out.periods = p + 1;
     out.amplitude = 2.0 * std::hypot(a, b) / kStepsPerPeriod;
@@ -174,6 +177,7 @@ int main(int argc, char** argv) {
       "iterations, %.1f ms per point (%.1f s with the model)\n",
       curve.basis.c_str(), curve.coordinates, curve.elements, curve.unknowns, c.points.size(),
       c.newton_iterations, 1e3 * per_point, curve_seconds);
+  std::fflush(stdout);
   summary["curve"] = {
       {"points", c.points.size()},        {"newton_iterations", c.newton_iterations},
       {"seconds_per_point", per_point},   {"peak_hz", peak_hz},
@@ -206,6 +210,7 @@ int main(int argc, char** argv) {
         cold.seconds, warm.result.newton.iterations, warm.seconds, transient.amplitude,
         transient.periods, transient.seconds, transient.seconds / cold.seconds,
         transient.seconds / per_point, hb / transient.amplitude - 1.0);
+    std::fflush(stdout);
     points.push_back(
         {{"frequency_hz", f},
          {"cold_converged", cold.result.status.ok},
