@@ -220,8 +220,7 @@ Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> commi
   // The first open sample carries the fraction of the increment the pair was still closed
   // for times the traction it released (laws::ContactPair::ReleaseBetween).
   laws::ContactPair::Release release;
-  if (Status status = pair_->ReleaseBetween(committed, Input(in), release); !status)
-    return status;
+  if (Status status = pair_->ReleaseBetween(committed, Input(in), release); !status) return status;
   out.force.head<2>() = area_ * release.theta * release.traction;
   out.d_force_d_r.topLeftCorner<2, 2>() = area_ * release.theta * release.d_traction_d_slip;
   out.d_force_d_r.block<2, 1>(0, 2) = area_ * release.d_gap * release.traction;

@@ -47,11 +47,11 @@ Status ContactPair::ReleaseBetween(std::span<const double> committed, const Pair
   const Vec2 offset(committed[law_state_size_], committed[law_state_size_ + 1]);
   std::vector<double> trial(law_state_size_);
   TangentialResponse at_contact;
-  if (Status status = point_->tangential_law().Evaluate(
-          {.slip = in.z.head<2>() - offset,
-           .pressure = std::numeric_limits<double>::min(),
-           .dt = in.dt},
-          committed.first(law_state_size_), trial, at_contact);
+  if (Status status =
+          point_->tangential_law().Evaluate({.slip = in.z.head<2>() - offset,
+                                             .pressure = std::numeric_limits<double>::min(),
+                                             .dt = in.dt},
+                                            committed.first(law_state_size_), trial, at_contact);
       !status)
     return status;
   const double span = gap - committed_gap;

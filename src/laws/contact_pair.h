@@ -94,13 +94,12 @@ class ContactPair {
   // the law when it fails at contact.
   struct Release {
     double theta = 0.0;
-    double d_gap = 0.0;                        // d theta / d g [1/m]
-    double d_committed_gap = 0.0;              // d theta / d g_c [1/m]
-    Vec2 traction = Vec2::Zero();              // [Pa]
-    Mat2 d_traction_d_slip = Mat2::Zero();     // [Pa/m]
+    double d_gap = 0.0;                     // d theta / d g [1/m]
+    double d_committed_gap = 0.0;           // d theta / d g_c [1/m]
+    Vec2 traction = Vec2::Zero();           // [Pa]
+    Mat2 d_traction_d_slip = Mat2::Zero();  // [Pa/m]
   };
-  Status ReleaseBetween(std::span<const double> committed, const PairInput& in,
-                        Release& out) const;
+  Status ReleaseBetween(std::span<const double> committed, const PairInput& in, Release& out) const;
 
   // The start of a periodic motion (harmonic balance's period march, and the contact fields
   // it writes) for a pair whose history `state` is unpressed (open, or at the onset as an

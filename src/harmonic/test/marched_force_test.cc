@@ -412,8 +412,10 @@ TEST(MarchedForce, PairClosingForAFewSamplesIsContinuousWhereTheWindowGrows) {
       return (more - fewer).leftCols(2).cwiseAbs().maxCoeff();
     };
     const double coarse = change(1e-6 * b), fine = change(1e-7 * b);
-    std::printf("closed samples %d -> %d: tangential force coefficients change by %.2e N "
-                "(+-1e-6 b) and %.2e N (+-1e-7 b)\n", k, k + 1, coarse, fine);
+    std::printf(
+        "closed samples %d -> %d: tangential force coefficients change by %.2e N "
+        "(+-1e-6 b) and %.2e N (+-1e-7 b)\n",
+        k, k + 1, coarse, fine);
     EXPECT_LT(fine, 0.2 * coarse) << k;  // linear in the distance: continuous
   }
   x(0, 2) = -b * lowest[3] + 0.3 * b * (lowest[4] - lowest[3]);  // 4 samples, between

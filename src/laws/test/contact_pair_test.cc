@@ -189,7 +189,8 @@ TEST(ContactPair, ReleaseOfAPairThatOpensBetweenStates) {
   EXPECT_NEAR(r.traction(1), kC2 * 4e-9, 1e-9 * kC2 * 4e-9);
   const double h = 1e-14;
   const Vec2 d_theta_d_gap((release(z + h * Vec3::UnitZ(), committed).theta -
-                            release(z - h * Vec3::UnitZ(), committed).theta) / (2.0 * h),
+                            release(z - h * Vec3::UnitZ(), committed).theta) /
+                               (2.0 * h),
                            0.0);
   EXPECT_NEAR(r.d_gap, d_theta_d_gap(0), 1e-6 * std::abs(r.d_gap));
   std::vector<double> plus = committed, minus = committed;
@@ -197,9 +198,9 @@ TEST(ContactPair, ReleaseOfAPairThatOpensBetweenStates) {
   minus.back() -= h;
   const double d_theta_d_committed = (release(z, plus).theta - release(z, minus).theta) / (2 * h);
   EXPECT_NEAR(r.d_committed_gap, d_theta_d_committed, 1e-6 * std::abs(r.d_committed_gap));
-  const Vec2 d_traction =
-      (release(z + h * Vec3::UnitX(), committed).traction -
-       release(z - h * Vec3::UnitX(), committed).traction) / (2.0 * h);
+  const Vec2 d_traction = (release(z + h * Vec3::UnitX(), committed).traction -
+                           release(z - h * Vec3::UnitX(), committed).traction) /
+                          (2.0 * h);
   EXPECT_NEAR((r.d_traction_d_slip.col(0) - d_traction).norm(), 0.0, 1e-6 * kC2);
 
   EXPECT_EQ(release(z, OpenAt(pair, 0.0, 0.0, 1e-10)).theta, 0.0);     // open before

@@ -69,6 +69,25 @@ TEST(LinearSolver, SparseRefactorsWithSameAndChangedPattern) {
   EXPECT_LE((a * x - b).lpNorm<Eigen::Infinity>(), 1e-13);
 }
 
+// A well-conditioned matrix in badly mixed units, D1 B D2 (entries from 1e-18 to 1e18, the
+// 1-norm condition of the product about 1e36): the dense LU equilibrates it, so it is not
+// taken for singular and solves to rounding (unscaled, its condition estimate was far below
+// machine epsilon).
+TEST(LinearSolver, DenseLUSolvesABadlyScaledRegularMatrix) {
+  const SparseMatrix b = TestMatrix(6);
+  const Eigen::VectorXd d1 = (VecX(6) << 1.0, 1e-9, 1e9, 1e3, 1e-6, 1.0).finished();
+  const Eigen::VectorXd d2 = (VecX(6) << 1e9, 1.0, 1e-9, 1e-3, 1e6, 1e2).finished();
+  const MatX a = d1.asDiagonal() * MatX(b) * d2.asDiagonal();
+  const VecX x_exact = TestVector(6).cwiseQuotient(d2);  // x = D2^-1 y
+  const VecX rhs = a * x_exact;
+  auto dense = MakeLinearSolver(LinearSolverKind::kDenseLU, 6);
+  const Status status = dense->Factor(a);
+  ASSERT_TRUE(status) << status.message;
+  VecX x;
+  ASSERT_TRUE(dense->Solve(rhs, x));
+  EXPECT_LT((d2.cwiseProduct(x - x_exact)).cwiseAbs().maxCoeff(), 1e-13);
+}
+
 TEST(LinearSolver, SingularAndNonFiniteMatricesFail) {
   // Two equal rows: exactly singular. A rank-one 3x3: singular after rounding.
   MatX equal_rows(2, 2);
