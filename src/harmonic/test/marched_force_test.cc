@@ -320,6 +320,30 @@ TEST(MarchedForce, JointPairJacobianWithOffsetsMatchesDifferences) {
   EXPECT_NEAR(f(1, 2), area * 5e13 * 1e-12, 1e-9);  // -A p, p = -eps (g0 + un)
 }
 
+// One pair of the seed's law (penalty 5e13 Pa/m; Coulomb c1 9.5e12, c2 5e11 Pa/m, mu 0.15)
+// of area kSeedPairArea, unpreloaded (virgin history at the contact onset), and its orbit
+// u1 = a cos(theta), u2 = (a / 2) sin(theta), un = mean + b cos(theta - 1) with
+// a = b = kSeedPairOrbit (the mean x(0, 2) left 0).
+constexpr double kSeedPairArea = 1e-6, kSeedPairOrbit = 1e-8;  // [m^2], [m]
+
+MarchedForce UnpreloadedSeedPair() {
+  const auto pair = std::make_shared<const laws::ContactPair>(
+      std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{5e13}),
+      std::make_shared<laws::CoulombLaw>(laws::CoulombParams{9.5e12, 5e11, 0.15}, 2), 0.0);
+  std::vector<double> virgin(pair->state_size());
+  pair->InitState(virgin);
+  return MarchedForce(std::make_unique<PairKernel>(pair, 0.0, kSeedPairArea, virgin), {});
+}
+
+MatX SeedPairOrbit(const HarmonicBasis& basis) {
+  MatX x = MatX::Zero(basis.size(), 3);
+  x(1, 0) = kSeedPairOrbit;
+  x(2, 1) = 0.5 * kSeedPairOrbit;
+  x(1, 2) = kSeedPairOrbit * std::cos(1.0);
+  x(2, 2) = kSeedPairOrbit * std::sin(1.0);
+  return x;
+}
+
 // An unpreloaded pair (virgin history at the contact onset) pressed over the whole period
 // keeps no offset from the start (PairKernel::PeriodicStart): where its largest gap reaches
 // the onset the force coefficients are continuous with the pair that opens at one sample
@@ -329,19 +353,9 @@ TEST(MarchedForce, UnpressedPairPressedOverThePeriodIsContinuousWhereItStartsToO
   const HarmonicBasis basis{.harmonics = 2};
   const int n = 256;
   Aft aft(basis, n);
-  const auto pair = std::make_shared<const laws::ContactPair>(
-      std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{5e13}),
-      std::make_shared<laws::CoulombLaw>(laws::CoulombParams{9.5e12, 5e11, 0.15}, 2), 0.0);
-  std::vector<double> virgin(pair->state_size());
-  pair->InitState(virgin);
-  const double area = 1e-6, a = 1e-8, b = 1e-8;  // [m^2], tangential and normal amplitude [m]
-  MarchedForce element(std::make_unique<PairKernel>(pair, 0.0, area, virgin), {});
-  // u1 = a cos(theta), u2 = (a / 2) sin(theta), un = mean + b cos(theta - 1).
-  MatX x = MatX::Zero(basis.size(), 3);
-  x(1, 0) = a;
-  x(2, 1) = 0.5 * a;
-  x(1, 2) = b * std::cos(1.0);
-  x(2, 2) = b * std::sin(1.0);
+  const double area = kSeedPairArea, a = kSeedPairOrbit, b = kSeedPairOrbit;
+  MarchedForce element = UnpreloadedSeedPair();
+  MatX x = SeedPairOrbit(basis);
   double top = -1.0;  // the largest sample of cos(theta_j - 1)
   for (int j = 0; j < n; ++j) top = std::max(top, std::cos(2.0 * kPi * j / n - 1.0));
   // The change of the tangential force coefficients between mean normal positions just
@@ -387,18 +401,9 @@ TEST(MarchedForce, PairClosingForAFewSamplesIsContinuousWhereTheWindowGrows) {
   const HarmonicBasis basis{.harmonics = 2};
   const int n = 256;
   Aft aft(basis, n);
-  const auto pair = std::make_shared<const laws::ContactPair>(
-      std::make_shared<laws::LinearPenaltyLaw>(laws::LinearPenaltyParams{5e13}),
-      std::make_shared<laws::CoulombLaw>(laws::CoulombParams{9.5e12, 5e11, 0.15}, 2), 0.0);
-  std::vector<double> virgin(pair->state_size());
-  pair->InitState(virgin);
-  const double area = 1e-6, a = 1e-8, b = 1e-8;  // [m^2], tangential and normal amplitude [m]
-  MarchedForce element(std::make_unique<PairKernel>(pair, 0.0, area, virgin), {});
-  MatX x = MatX::Zero(basis.size(), 3);  // as above; closed where cos(theta - 1) is smallest
-  x(1, 0) = a;
-  x(2, 1) = 0.5 * a;
-  x(1, 2) = b * std::cos(1.0);
-  x(2, 2) = b * std::sin(1.0);
+  const double b = kSeedPairOrbit;
+  MarchedForce element = UnpreloadedSeedPair();
+  MatX x = SeedPairOrbit(basis);  // closed where cos(theta - 1) is smallest
   std::vector<double> lowest(n);
   for (int j = 0; j < n; ++j) lowest[j] = std::cos(2.0 * kPi * j / n - 1.0);
   std::sort(lowest.begin(), lowest.end());
