@@ -19,9 +19,9 @@
 //     acceleration, 200 steps per period, the integrator's default Newton) from rest, one
 //     period per time::Integrate call, until steady state: the first harmonic of the first
 //     output over a period (trapezoidal over the steps taken, which may be cut) changes by
-//     less than 1e-4 relative twice in a row (at most 2000 periods; "NOT steady" otherwise,
-//     and the ratio is then a lower bound; the peak |y| is not used: on the friction bar
-//     single steps spike). The ratios transient / cold point and transient / average point
+//     less than 1e-4 relative twice in a row, or MAX_PERIODS (default 2000; "NOT steady":
+//     the ratio is then a lower bound). The peak |y| is not the test: on the friction bar
+//     single steps spike. The ratios transient / cold point and transient / average point
 //     of the curve, and the first-harmonic amplitudes of the two (the transient's over its
 //     last period).
 // Times are process CPU times. Progress on stderr; OUT_DIR/summary.json is
@@ -29,7 +29,7 @@
 // bench/models/friction_bar_frf.yaml is the friction bar (1615 pairs, H = 5); the
 // third argument sets its number of joint modes g (reduction.joint_modes.modes).
 //
-//   ./build/bench/joint_harmonic [MODEL.yaml] [OUT_DIR] [g] [FACTORS]
+//   ./build/bench/joint_harmonic [MODEL.yaml] [OUT_DIR] [g] [FACTORS] [MAX_PERIODS]
 #include "analysis/joint_harmonic.h"
 
 #include <algorithm>
@@ -55,7 +55,6 @@ namespace {
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr int kStepsPerPeriod = 200;
 constexpr double kSteadyTolerance = 1e-4;
-constexpr int kMaxPeriods = 2000;
 constexpr int kBackboneLevels = 50;
 
 double CpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
@@ -94,8 +93,9 @@ class FirstHarmonic {
 };
 
 // The reduced system with the excitation (harmonic 1 at `level`) as a sinusoid of f [Hz],
-// integrated period by period from the start until steady state (or kMaxPeriods).
-Transient ToSteadyState(const analysis::JointHarmonicSystem& built, double level, double f) {
+// integrated period by period from the start until steady state (or max_periods).
+Transient ToSteadyState(const analysis::JointHarmonicSystem& built, double level, double f,
+                        int max_periods) {
   const joint::JointedSystem& s = *built.system;
   VecX force = VecX::Zero(s.size());
   for (const harmonic::ExcitationTerm& term : built.hb->system().excitation)
@@ -114,7 +114,7 @@ Transient ToSteadyState(const analysis::JointHarmonicSystem& built, double level
   const double start = CpuSeconds();
   double last_amplitude = 0.0;
   int calm = 0;
-  for (int p = 0; p < kMaxPeriods && calm < 2; ++p) {
+  for (int p = 0; p < max_periods && calm < 2; ++p) {
     integrator.t_start = p / f;
     integrator.t_end = (p + 1) / f;
     double peak = 0.0;
@@ -258,8 +258,8 @@ void RunBackbone(const analysis::JointHarmonicOptions& options, const Curve& cur
 
 // (b) the chosen frequencies (factors of the peak's) against the transient.
 void CompareWithTransients(const analysis::JointHarmonicOptions& options, const Curve& curve,
-                           const std::vector<double>& factors, analysis::Observer& progress,
-                           Report& report) {
+                           const std::vector<double>& factors, int max_periods,
+                           analysis::Observer& progress, Report& report) {
   const double level = options.levels[0];
   analysis::JointHarmonicSystem built = analysis::BuildJointHarmonicSystem(options, progress);
   JD_CHECK(built.result.status.ok, built.result.status.message);
@@ -277,7 +277,7 @@ void CompareWithTransients(const analysis::JointHarmonicOptions& options, const 
     const Solved cold = Solve(built, kTwoPi * f, level, options, nullptr);
     const Solved warm = Solve(built, kTwoPi * f, level, options, &warm_guess);
     JD_CHECK(warm.result.status.ok, "periodic solution: " + warm.result.status.message);
-    const Transient transient = ToSteadyState(built, level, f);
+    const Transient transient = ToSteadyState(built, level, f, max_periods);
     const double hb = Amplitude(built.result, warm.result.point);
     std::printf(
         "(b) %.2f Hz: harmonic balance %.4e m (cold: %s, %d iterations, %.3f s; from the "
@@ -326,6 +326,7 @@ int main(int argc, char** argv) {
     std::stringstream list(argv[4]);
     for (std::string item; std::getline(list, item, ',');) factors.push_back(std::stod(item));
   }
+  const int max_periods = argc > 5 ? std::stoi(argv[5]) : 2000;
   options.levels.resize(1);
   StderrProgress progress;
   Report report{argc > 2 ? argv[2] : "out/joint_harmonic",
@@ -334,6 +335,6 @@ int main(int argc, char** argv) {
                  {"joint_modes", options.joint_modes.modes.modes}}};
   const Curve curve = RunCurve(options, progress, report);
   RunBackbone(options, curve, progress, report);
-  CompareWithTransients(options, curve, factors, progress, report);
+  CompareWithTransients(options, curve, factors, max_periods, progress, report);
   return 0;
 }

@@ -146,6 +146,7 @@ void ReadNewton(const ModelNode& node, solvers::NewtonOptions& n) {
   n.residual_tolerance = node.Double("residual_tolerance", n.residual_tolerance, Positive());
   n.increment_tolerance = node.Double("increment_tolerance", n.increment_tolerance, Positive());
   n.max_iterations = node.Int("max_iterations", n.max_iterations, AtLeast(1));
+  n.reuse_contraction = node.Double("reuse_contraction", n.reuse_contraction, BelowOne());
   node.Finish();
 }
 

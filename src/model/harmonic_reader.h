@@ -18,7 +18,8 @@ harmonic::HarmonicOptions ReadHarmonics(const ModelNode& node);
 // The phase of `amplitude cos(k omega t + phase)` at node.phase_deg [rad] (0 when absent;
 // refused for the static term k = 0).
 double ReadPhase(const ModelNode& node, int harmonic);
-// newton: residual_tolerance, increment_tolerance, max_iterations (the rest as given).
+// newton: residual_tolerance, increment_tolerance, max_iterations, reuse_contraction (the
+// rest as given).
 void ReadNewton(const ModelNode& node, solvers::NewtonOptions& newton);
 // root.continuation (from, to in Hz for the frequency, or the level range; steps, Newton,
 // stability) into `o` (rad/s) and root.levels into `levels`. `dense_dofs` >= 0: the DOFs

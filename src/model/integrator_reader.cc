@@ -97,9 +97,7 @@ time::IntegratorOptions ReadIntegrator(const ModelNode& node) {
                           {"directional", solvers::LineSearch::kDirectional}});
     n.max_backtracks = newton->Int("max_backtracks", n.max_backtracks, AtLeast(0));
     n.max_increment = newton->Double("max_increment", n.max_increment, NonNegative());
-    n.reuse_contraction =
-        newton->Double("reuse_contraction", n.reuse_contraction,
-                       {[](double x) { return x >= 0.0 && x < 1.0; }, "must be in [0, 1)"});
+    n.reuse_contraction = newton->Double("reuse_contraction", n.reuse_contraction, BelowOne());
     if (newton->Has("linear_solver"))
       n.linear_solver = newton->Enum<solvers::LinearSolverKind>(
           "linear_solver", {{"auto", solvers::LinearSolverKind::kAuto},

@@ -34,6 +34,10 @@ Rule InRange(double lo, double hi) {
           "must be in [" + FormatValue(lo) + ", " + FormatValue(hi) + "]"};
 }
 
+Rule BelowOne() {
+  return {[](double x) { return x >= 0.0 && x < 1.0; }, "must be in [0, 1)"};
+}
+
 ModelNode::ModelNode(YAML::Node node, std::shared_ptr<const std::string> file, std::string path)
     : node_(std::move(node)),
       file_(std::move(file)),

@@ -32,6 +32,7 @@ Rule Positive();
 Rule NonNegative();
 Rule AtLeast(double minimum);
 Rule InRange(double lo, double hi);  // closed interval
+Rule BelowOne();                     // [0, 1)
 
 class ModelNode {
  public:
