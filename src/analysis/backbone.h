@@ -72,7 +72,7 @@ struct NonlinearModeSpec {
   int steps_per_period = 200;  // time steps per stuck period, >= 20
   // EPMC Newton on the scaled equations; kinks accepted as in the frequency response, full
   // steps after a failed line search (NewtonOptions::watchdog). 100 iterations: the
-  // unpreloaded friction bar's first amplitude takes 59 with H = 3 from its
+  // unpreloaded friction bar's first amplitude takes 53 with H = 3 from its
   // quasi-static loop (the opening pairs' kinks), the later ones 1-3. The factored
   // Jacobian is kept while the residual falls by half per iteration, also from one
   // amplitude to the next (the scaled equations change little along a backbone, and not at

@@ -178,7 +178,7 @@ TEST(JointBackbone, EpmcConvergesInHarmonicsAndSamples) {
 // The friction bar without preload (bench/models/friction_bar_frf.yaml, 1615 pairs, g = 20,
 // H = 3, N = 64): every pair at its contact kink at rest, the stuck mode (64.6 Hz) no
 // limit. EPMC starts from the first amplitude's quasi-static loop and converges (measured:
-// 57 Newton iterations, the watchdog's full steps through the opening pairs' kinks) to
+// 53 Newton iterations, the watchdog's full steps through the opening pairs' kinks) to
 // 42.54 Hz and D = 0.171 % (0.167 % before the opening pairs' released traction entered the
 // samples: an AFT difference of one sample interval at N = 64); the quasi-static route gives
 // 42.84 Hz (0.7 % above: it neglects inertia in a deformation that changes with the
