@@ -67,7 +67,7 @@ double Amplitude(const analysis::JointHarmonicResult& result, const harmonic::So
 
 struct Transient {
   int periods = 0;
-  bool steady = false;     // the steady-state test met within kMaxPeriods
+  bool steady = false;     // the steady-state test met within max_periods
   double seconds = 0.0;    // CPU time to steady state
   double amplitude = 0.0;  // first harmonic of the first output over the last period [m]
   long newton_iterations = 0;

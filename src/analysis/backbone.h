@@ -77,7 +77,7 @@ struct NonlinearModeSpec {
   // Jacobian is kept while the residual falls by half per iteration, also from one
   // amplitude to the next (the scaled equations change little along a backbone, and not at
   // all on a positively homogeneous structure such as the unpreloaded friction bar: its
-  // 49 later amplitudes then cost residuals only, 92 -> 51 s CPU for 50 amplitudes).
+  // 49 later amplitudes then cost residuals only, 92 -> 40 s CPU for 50 amplitudes).
   solvers::NewtonOptions newton{.residual_tolerance = 1e-6,
                                 .increment_tolerance = 1e-6,
                                 .max_iterations = 100,
