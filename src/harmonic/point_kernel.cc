@@ -195,20 +195,48 @@ bool PairKernel::dt_dependent() const {
 }
 
 void PairKernel::InitState(std::span<double> state) const {
+  const int size = pair_->state_size();
   std::copy(initial_history_.begin(), initial_history_.end(), state.begin());
+  std::fill(state.begin() + size, state.end(), 0.0);
+  state.back() = 1.0;  // no one-sample opening on record
 }
 
 void PairKernel::PeriodicStart(const MatX& r, std::span<double> state, MatX* d_state) const {
   InitState(state);
-  if (!pair_->PeriodicStart(state, r, initial_gap_, d_state) && d_state) d_state->resize(0, 0);
+  const int size = pair_->state_size();
+  if (!pair_->PeriodicStart(state.first(size), r, initial_gap_, d_state)) {
+    if (d_state) d_state->resize(0, 0);
+  } else if (d_state) {  // the record does not depend on the samples
+    d_state->conservativeResize(state_size(), Eigen::NoChange);
+    d_state->bottomRows(size).setZero();
+  }
 }
 
 laws::PairInput PairKernel::Input(const KernelInput& in) const {
   return {.z = in.r, .gap_rate = in.r_dot(2), .initial_gap = initial_gap_, .dt = in.dt};
 }
 
-Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> committed,
-                            std::span<double> trial, KernelResponse& out) const {
+PairKernel::Reclosing PairKernel::ReclosingOf(const KernelInput& in,
+                                              std::span<const double> committed) const {
+  const int size = pair_->state_size();
+  const laws::ContactPair::Closing closing =
+      pair_->ClosingBetween(committed[size - 1], initial_gap_ + in.r(2));
+  const double rho = committed.back() + closing.theta;
+  if (closing.theta == 0.0 || rho >= 1.0) return {};
+  return {.rho = rho, .d_gap = closing.d_gap, .d_committed_gap = closing.d_committed_gap};
+}
+
+std::vector<double> PairKernel::KeptHistory(std::span<const double> committed) const {
+  const int size = pair_->state_size();
+  std::vector<double> kept(committed.begin() + size, committed.end());
+  kept.back() = pair_->normal_law().contact_onset_gap();
+  return kept;
+}
+
+Status PairKernel::EvaluatePair(const KernelInput& in, std::span<const double> committed,
+                                std::span<double> trial, KernelResponse& out,
+                                laws::ContactPair::Release& release) const {
+  release = {};
   laws::PairResponse response;
   if (Status status = pair_->Evaluate(Input(in), committed, trial, response); !status)
     return status;
@@ -219,11 +247,50 @@ Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> commi
   if (response.state != laws::ContactState::kOpen) return Status::Ok();
   // The first open sample carries the fraction of the increment the pair was still closed
   // for times the traction it released (laws::ContactPair::ReleaseBetween).
-  laws::ContactPair::Release release;
   if (Status status = pair_->ReleaseBetween(committed, Input(in), release); !status) return status;
   out.force.head<2>() = area_ * release.theta * release.traction;
   out.d_force_d_r.topLeftCorner<2, 2>() = area_ * release.theta * release.d_traction_d_slip;
   out.d_force_d_r.block<2, 1>(0, 2) = area_ * release.d_gap * release.traction;
+  return Status::Ok();
+}
+
+Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> committed,
+                            std::span<double> trial, KernelResponse& out) const {
+  const int size = pair_->state_size();
+  const std::span<double> record = trial.subspan(size);
+  std::fill(record.begin(), record.end(), 0.0);
+  record.back() = 1.0;
+  laws::ContactPair::Release release;
+  const Reclosing reclosing = ReclosingOf(in, committed);
+  if (reclosing.rho == 1.0) {
+    if (Status status = EvaluatePair(in, committed.first(size), trial.first(size), out, release);
+        !status)
+      return status;
+    if (release.theta > 0.0) {  // the first open sample: the record of the opening
+      const int law = pair_->law_state_size();
+      std::copy(release.law_state.begin(), release.law_state.end(), record.begin());
+      record[law] = committed[law];
+      record[law + 1] = committed[law + 1];
+      record.back() = 1.0 - release.theta;
+    }
+    return Status::Ok();
+  }
+  // Reclosing after a one-sample opening: rho times the pair's own, 1 - rho times kept.
+  const std::vector<double> kept_history = KeptHistory(committed);
+  std::vector<double> kept_trial(size);
+  KernelResponse kept;
+  if (Status status = EvaluatePair(in, kept_history, kept_trial, kept, release); !status)
+    return status;
+  if (Status status = EvaluatePair(in, committed.first(size), trial.first(size), out, release);
+      !status)
+    return status;
+  const double rho = reclosing.rho;
+  const KernelVec difference = out.force - kept.force;
+  out.force = rho * out.force + (1.0 - rho) * kept.force;
+  out.d_force_d_r = rho * out.d_force_d_r + (1.0 - rho) * kept.d_force_d_r;
+  out.d_force_d_r.col(2) += reclosing.d_gap * difference;
+  out.d_force_d_r_dot = rho * out.d_force_d_r_dot + (1.0 - rho) * kept.d_force_d_r_dot;
+  for (int i = 0; i < size; ++i) trial[i] = rho * trial[i] + (1.0 - rho) * kept_trial[i];
   return Status::Ok();
 }
 
@@ -233,8 +300,8 @@ Status PairKernel::Evaluate(const KernelInput& in, std::span<const double> commi
 // g_c through theta; the trial offset is s. Open: the slider reset to its virgin (constant)
 // value, s* = u_t, no force but at the first open sample the released traction, which
 // depends on s*_c and g_c. The trial gap is g = g0 + u_n.
-void PairKernel::Sensitivity(const KernelInput& in, std::span<const double> committed,
-                             const KernelResponse& response, HistorySensitivity& out) const {
+void PairKernel::PairSensitivity(const KernelInput& in, std::span<const double> committed,
+                                 const KernelResponse& response, HistorySensitivity& out) const {
   ResizeSensitivity(3, 5, out);
   out.d_history_d_r(4, 2) = 1.0;
   // A pair of no area has no force whatever its history (left without derivatives).
@@ -279,6 +346,72 @@ void PairKernel::Sensitivity(const KernelInput& in, std::span<const double> comm
   out.d_history_d_r.block<2, 2>(2, 0) = closing.theta * Mat2::Identity();
   out.d_history_d_r.block<2, 1>(2, 2) = closing.d_gap * opened;
   out.d_history_d_r_dot.block<2, 1>(0, 2) = d.d_slider_d_pressure * dp_dr_dot;
+}
+
+// History [pair (5), record (5): slider at contact (2), offset before (2), open fraction].
+// The pair's part as PairSensitivity; the record written at a first open sample: the
+// slider at contact follows the slip u_t - s*_c (the Coulomb law at p -> 0+), the offset
+// is s*_c, the open fraction 1 - theta_open depends on g_c and g; constant elsewhere.
+void PairKernel::Sensitivity(const KernelInput& in, std::span<const double> committed,
+                             const KernelResponse& response, HistorySensitivity& out) const {
+  const Reclosing reclosing = ReclosingOf(in, committed);
+  if (reclosing.rho < 1.0) return ReclosingSensitivity(in, committed, reclosing, out);
+  HistorySensitivity pair;
+  PairSensitivity(in, committed.first(5), response, pair);
+  ResizeSensitivity(3, 10, out);
+  out.d_force_d_history.leftCols<5>() = pair.d_force_d_history;
+  out.d_history_d_history.topLeftCorner<5, 5>() = pair.d_history_d_history;
+  out.d_history_d_r.topRows<5>() = pair.d_history_d_r;
+  out.d_history_d_r_dot.topRows<5>() = pair.d_history_d_r_dot;
+  if (area_ == 0.0 || response.state != laws::ContactState::kOpen) return;
+  laws::ContactPair::Release release;
+  (void)pair_->ReleaseBetween(committed.first(5), Input(in), release);
+  if (release.theta == 0.0) return;
+  const Mat2 mask =
+      CoulombHistoryDerivatives(*coulomb_, Vec2::Zero(), 0.0, committed, laws::ContactState::kOpen)
+          .d_slider_d_slip;
+  out.d_history_d_r.block<2, 2>(5, 0) = mask;
+  out.d_history_d_history.block<2, 2>(5, 2) = -mask;
+  out.d_history_d_history.block<2, 2>(7, 2).setIdentity();
+  out.d_history_d_history(9, 4) = -release.d_committed_gap;
+  out.d_history_d_r(9, 2) = -release.d_gap;
+}
+
+// A reclosing after a one-sample opening: rho times the pair's own (from its history) plus
+// 1 - rho times the kept one (from the record's slider and offset; its gap entry the onset,
+// constant), rho = open fraction + theta_close (d rho / d open fraction = 1, through theta
+// on g_c and g). The record after it is constant.
+void PairKernel::ReclosingSensitivity(const KernelInput& in, std::span<const double> committed,
+                                      const Reclosing& reclosing, HistorySensitivity& out) const {
+  const std::vector<double> kept_history = KeptHistory(committed);
+  std::vector<double> own_trial(5), kept_trial(5);
+  KernelResponse own, kept;
+  laws::ContactPair::Release release;
+  // Evaluate has checked both evaluations' status.
+  (void)EvaluatePair(in, committed.first(5), own_trial, own, release);
+  (void)EvaluatePair(in, kept_history, kept_trial, kept, release);
+  HistorySensitivity own_d, kept_d;
+  PairSensitivity(in, committed.first(5), own, own_d);
+  PairSensitivity(in, kept_history, kept, kept_d);
+  const double rho = reclosing.rho;
+  ResizeSensitivity(3, 10, out);
+  out.d_force_d_history.leftCols<5>() = rho * own_d.d_force_d_history;
+  out.d_force_d_history.middleCols<4>(5) = (1.0 - rho) * kept_d.d_force_d_history.leftCols<4>();
+  out.d_history_d_history.topLeftCorner<5, 5>() = rho * own_d.d_history_d_history;
+  out.d_history_d_history.block<5, 4>(0, 5) =
+      (1.0 - rho) * kept_d.d_history_d_history.leftCols<4>();
+  out.d_history_d_r.topRows<5>() = rho * own_d.d_history_d_r + (1.0 - rho) * kept_d.d_history_d_r;
+  out.d_history_d_r_dot.topRows<5>() =
+      rho * own_d.d_history_d_r_dot + (1.0 - rho) * kept_d.d_history_d_r_dot;
+  // Through rho: d rho / d g_c (entry 4), d rho / d open fraction (entry 9) = 1, d rho / d g.
+  const VecX force_difference = own.force - kept.force;
+  const VecX history_difference =
+      Eigen::Map<const VecX>(own_trial.data(), 5) - Eigen::Map<const VecX>(kept_trial.data(), 5);
+  out.d_force_d_history.col(4) += reclosing.d_committed_gap * force_difference;
+  out.d_force_d_history.col(9) += force_difference;
+  out.d_history_d_history.block<5, 1>(0, 4) += reclosing.d_committed_gap * history_difference;
+  out.d_history_d_history.block<5, 1>(0, 9) += history_difference;
+  out.d_history_d_r.block<5, 1>(0, 2) += reclosing.d_gap * history_difference;
 }
 
 }  // namespace jointdyn::harmonic

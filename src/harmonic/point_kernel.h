@@ -159,8 +159,22 @@ class ContactKernel final : public PointKernel {
 // where it starts to open). The first sample after the pair opens carries the fraction of
 // the increment it was still closed for times the traction it released
 // (laws::ContactPair::ReleaseBetween), so that the force coefficients are continuous where a
-// sample's gap crosses the onset. Exact history sensitivity for a laws::CoulombLaw, through
-// the offset s* as well (an open pair's offset follows u, a closed one's is kept).
+// sample's gap crosses the onset. A pair that was open at one sample only (its gap grazing
+// the onset) is reset in proportion to the time it was open: at its reclosing, the response
+// and trial history are rho times the pair's own (offset and friction state reset) plus
+// 1 - rho times those it would have had had it stayed closed at vanishing pressure (from
+// the friction state at contact and the offset before the opening), rho = the open time in
+// sample intervals, 1 - theta_open + theta_close, at most 1. With the seed's law (c2 > 0:
+// a traction c2 (u - s*) at vanishing pressure) a full reset at any opening, however
+// short, made the forces jump by c2 A (u - s*) as a grazing gap's peak crossed the onset
+// (the friction bar with g = 60 stopped at 41.23 Hz); with rho they are continuous, and the
+// reset is the pair's own once it is open for a sample interval or more (the time domain,
+// whose steps resolve the opening, keeps the law's full reset). History: the pair's
+// (pair->state_size()) and the opening's record of the same size: the friction state at
+// contact, the offset before and the open fraction 1 - theta_open at the first open
+// sample; zeros and 1 (long open or closed) elsewhere. Exact history sensitivity for a
+// laws::CoulombLaw, through the offset s* and the record as well (an open pair's offset
+// follows u, a closed one's is kept).
 class PairKernel final : public PointKernel {
  public:
   // pair non-null; area finite >= 0; initial_history of pair->state_size() doubles.
@@ -168,7 +182,7 @@ class PairKernel final : public PointKernel {
              std::vector<double> initial_history);
 
   int num_inputs() const override { return 3; }
-  int state_size() const override { return pair_->state_size(); }
+  int state_size() const override { return 2 * pair_->state_size(); }
   bool dt_dependent() const override;
   bool uses_rates() const override { return true; }
   void InitState(std::span<double> state) const override;
@@ -180,7 +194,27 @@ class PairKernel final : public PointKernel {
                    const KernelResponse& response, HistorySensitivity& out) const override;
 
  private:
+  // The blend of a reclosing after a one-sample opening (rho < 1), with rho's derivatives
+  // by the gap and the committed gap (by the record's open fraction: 1); rho = 1 otherwise.
+  struct Reclosing {
+    double rho = 1.0;
+    double d_gap = 0.0;            // [1/m]
+    double d_committed_gap = 0.0;  // [1/m]
+  };
   laws::PairInput Input(const KernelInput& in) const;
+  Reclosing ReclosingOf(const KernelInput& in, std::span<const double> committed) const;
+  // The record as a pair history: the pair kept closed (committed gap at the onset).
+  std::vector<double> KeptHistory(std::span<const double> committed) const;
+  // The pair's own response from its history (the first pair_->state_size() doubles); at
+  // the first open sample the released traction, and `release` set.
+  Status EvaluatePair(const KernelInput& in, std::span<const double> committed,
+                      std::span<double> trial, KernelResponse& out,
+                      laws::ContactPair::Release& release) const;
+  // Its sensitivity (pair_->state_size() history entries).
+  void PairSensitivity(const KernelInput& in, std::span<const double> committed,
+                       const KernelResponse& response, HistorySensitivity& out) const;
+  void ReclosingSensitivity(const KernelInput& in, std::span<const double> committed,
+                            const Reclosing& reclosing, HistorySensitivity& out) const;
 
   std::shared_ptr<const laws::ContactPair> pair_;
   double initial_gap_, area_;

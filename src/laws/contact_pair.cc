@@ -59,7 +59,8 @@ Status ContactPair::ReleaseBetween(std::span<const double> committed, const Pair
          .d_gap = -(onset - committed_gap) / (span * span),
          .d_committed_gap = (onset - gap) / (span * span),
          .traction = at_contact.traction,
-         .d_traction_d_slip = at_contact.d_traction_d_slip};
+         .d_traction_d_slip = at_contact.d_traction_d_slip,
+         .law_state = std::move(trial)};
   return Status::Ok();
 }
 

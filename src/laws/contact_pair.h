@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "core/status.h"
 #include "core/types.h"
@@ -98,6 +99,7 @@ class ContactPair {
     double d_committed_gap = 0.0;           // d theta / d g_c [1/m]
     Vec2 traction = Vec2::Zero();           // [Pa]
     Mat2 d_traction_d_slip = Mat2::Zero();  // [Pa/m]
+    std::vector<double> law_state;          // the friction history at contact (law_state_size())
   };
   Status ReleaseBetween(std::span<const double> committed, const PairInput& in, Release& out) const;
 

@@ -433,6 +433,60 @@ TEST(MarchedForce, PairClosingForAFewSamplesIsContinuousWhereTheWindowGrows) {
   EXPECT_LT(error, 1e-6 * reference.cwiseAbs().maxCoeff());
 }
 
+// A pair that opens once per period (its main window) and whose gap has a second, lower
+// peak that grazes the onset at one sample (un = mean + b (cos(theta) + 0.9 cos(2 theta)):
+// the second peak at theta = pi, a sample). The seed's law with c2 > 0 carries c2 (u - s*)
+// at vanishing pressure, and a full reset of the offset at any opening made the tangential
+// force coefficients jump by 3.4e-3 N (c2 A (u(pi) - s*)) as the second peak crossed the
+// onset (the g = 60 friction bar's stop at 41.23 Hz). The march resets in proportion to how long
+// the pair was open (PairKernel: rho = the open time in sample intervals, at most 1), so the force
+// coefficients change linearly in the distance; and the Jacobian of a one-sample opening
+// matches central differences.
+TEST(MarchedForce, PairGrazingTheOnsetAtOneSampleIsContinuous) {
+  const HarmonicBasis basis{.harmonics = 2};
+  const int n = 256;
+  Aft aft(basis, n);
+  const double b = kSeedPairOrbit;
+  MarchedForce element = UnpreloadedSeedPair();
+  MatX x = SeedPairOrbit(basis);
+  x(1, 2) = b;
+  x(2, 2) = 0.0;
+  x(3, 2) = 0.9 * b;                        // cos(2 theta)
+  const double second_peak = -b + 0.9 * b;  // sample n / 2
+  auto change = [&](double epsilon) {
+    MatX closed, open;
+    x(0, 2) = -second_peak - epsilon;
+    EXPECT_TRUE(element.Evaluate(aft, 1.0, x, closed, nullptr, nullptr).ok);
+    EXPECT_LT(element.force_samples()(n / 2, 2), 0.0);
+    x(0, 2) = -second_peak + epsilon;
+    EXPECT_TRUE(element.Evaluate(aft, 1.0, x, open, nullptr, nullptr).ok);
+    EXPECT_EQ(element.force_samples()(n / 2, 2), 0.0);
+    return (open - closed).leftCols(2).cwiseAbs().maxCoeff();
+  };
+  const double coarse = change(1e-6 * b), fine = change(1e-7 * b);
+  const double full_reset = 5e11 * kSeedPairArea * kSeedPairOrbit;  // c2 A a
+  std::printf(
+      "second gap peak grazing the onset: tangential force coefficients change by %.2e N "
+      "(+-1e-6 b) and %.2e N (+-1e-7 b); c2 A a = %.2e N\n",
+      coarse, fine, full_reset);
+  // Linear in the distance: continuous (with a full reset 3.4e-3 N at both distances). Steep:
+  // the open fraction grows from 0 to 1 over the gap's drop to the neighbouring samples
+  // (1.3 (2 pi / n)^2 b = 7.8e-12 m), of which 1e-6 b is 1.3e-3.
+  EXPECT_LT(fine, 0.2 * coarse);
+  EXPECT_LT(coarse, 1e-2 * full_reset);
+
+  x(0, 2) = -second_peak + 0.3 * b * (1.0 - std::cos(2.0 * kPi / n));  // open at one sample
+  MatX f, jacobian;
+  ASSERT_TRUE(element.Evaluate(aft, 1.0, x, f, &jacobian, nullptr).ok);
+  EXPECT_EQ(element.force_samples()(n / 2, 2), 0.0);
+  EXPECT_LT(element.force_samples()(n / 2 + 1, 2), 0.0);
+  const MatX reference = CentralDifferenceJacobian(element, aft, 1.0, x, 1e-17);
+  const double error = (jacobian - reference).cwiseAbs().maxCoeff();
+  std::printf("pair open at one sample, AFT Jacobian: max error %.2e of %.2e\n", error,
+              reference.cwiseAbs().maxCoeff());
+  EXPECT_LT(error, 1e-6 * reference.cwiseAbs().maxCoeff());
+}
+
 // d f / d omega of a normal law with a gap-rate term (the velocity inputs, omega-scaled)
 // against central differences in omega.
 TEST(MarchedForce, FrequencyDerivativeOfVelocityTerms) {
