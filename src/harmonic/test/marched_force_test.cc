@@ -487,6 +487,46 @@ TEST(MarchedForce, PairGrazingTheOnsetAtOneSampleIsContinuous) {
   EXPECT_LT(error, 1e-6 * reference.cwiseAbs().maxCoeff());
 }
 
+// The unpreloaded seed pair's AFT Jacobian against central differences on orbits with
+// three harmonics whose gaps cross the onset several times a period at various depths:
+// closings, one-sample openings (the proportional reset) and longer ones mixed.
+TEST(MarchedForce, JointPairJacobianMatchesDifferencesOnOrbitsWithManyWindows) {
+  const HarmonicBasis basis{.harmonics = 3};
+  const int n = 64;
+  Aft aft(basis, n);
+  MarchedForce element = UnpreloadedSeedPair();
+  std::srand(7);
+  double worst = 0.0;
+  int single = 0;  // samples open alone between two closed ones
+  for (int trial = 0; trial < 40; ++trial) {
+    MatX x = 1e-8 * MatX::Random(basis.size(), 3);
+    // The mean normal position: a random local peak of the gap a random fraction of its drop
+    // to the higher neighbouring sample above the onset (open there for one sample).
+    x(0, 2) = 0.0;
+    VecX gap(n);
+    aft.ToTime(x.col(2), gap);
+    std::vector<int> peaks;
+    for (int j = 0; j < n; ++j)
+      if (gap(j) > gap((j + n - 1) % n) && gap(j) > gap((j + 1) % n)) peaks.push_back(j);
+    const int top = peaks[std::rand() % peaks.size()];
+    const double drop = gap(top) - std::max(gap((top + n - 1) % n), gap((top + 1) % n));
+    x(0, 2) = -gap(top) + drop * (0.05 + 0.9 * std::rand() / RAND_MAX);
+    MatX f, jacobian;
+    ASSERT_TRUE(element.Evaluate(aft, 1.0, x, f, &jacobian, nullptr).ok);
+    const VecX normal = element.force_samples().col(2);
+    for (int j = 0; j < n; ++j)
+      single += normal(j) == 0.0 && normal((j + n - 1) % n) < 0.0 && normal((j + 1) % n) < 0.0;
+    const MatX reference = CentralDifferenceJacobian(element, aft, 1.0, x, 1e-17);
+    worst = std::max(worst, (jacobian - reference).cwiseAbs().maxCoeff() /
+                                reference.cwiseAbs().maxCoeff());
+  }
+  std::printf(
+      "pair on 40 orbits (%d one-sample openings), AFT Jacobian: worst relative error %.2e\n",
+      single, worst);
+  EXPECT_GT(single, 5);
+  EXPECT_LT(worst, 1e-6);
+}
+
 // d f / d omega of a normal law with a gap-rate term (the velocity inputs, omega-scaled)
 // against central differences in omega.
 TEST(MarchedForce, FrequencyDerivativeOfVelocityTerms) {
