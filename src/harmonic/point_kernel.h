@@ -174,7 +174,8 @@ class ContactKernel final : public PointKernel {
 // contact, the offset before and the open fraction 1 - theta_open at the first open
 // sample; zeros and 1 (long open or closed) elsewhere. Exact history sensitivity for a
 // laws::CoulombLaw, through the offset s* and the record as well (an open pair's offset
-// follows u, a closed one's is kept).
+// follows u, a closed one's is kept), but for rho's derivative, which is left out (a narrow
+// ramp in the gap: Newton followed it from the friction bar's first guess and stalled).
 class PairKernel final : public PointKernel {
  public:
   // pair non-null; area finite >= 0; initial_history of pair->state_size() doubles.
@@ -194,15 +195,10 @@ class PairKernel final : public PointKernel {
                    const KernelResponse& response, HistorySensitivity& out) const override;
 
  private:
-  // The blend of a reclosing after a one-sample opening (rho < 1), with rho's derivatives
-  // by the gap and the committed gap (by the record's open fraction: 1); rho = 1 otherwise.
-  struct Reclosing {
-    double rho = 1.0;
-    double d_gap = 0.0;            // [1/m]
-    double d_committed_gap = 0.0;  // [1/m]
-  };
   laws::PairInput Input(const KernelInput& in) const;
-  Reclosing ReclosingOf(const KernelInput& in, std::span<const double> committed) const;
+  // The blend of a reclosing after a one-sample opening, rho = open fraction + theta_close
+  // (< 1), or 1.
+  double ReclosingWeight(const KernelInput& in, std::span<const double> committed) const;
   // The record as a pair history: the pair kept closed (committed gap at the onset).
   std::vector<double> KeptHistory(std::span<const double> committed) const;
   // The pair's own response from its history (the first pair_->state_size() doubles); at
@@ -213,8 +209,8 @@ class PairKernel final : public PointKernel {
   // Its sensitivity (pair_->state_size() history entries).
   void PairSensitivity(const KernelInput& in, std::span<const double> committed,
                        const KernelResponse& response, HistorySensitivity& out) const;
-  void ReclosingSensitivity(const KernelInput& in, std::span<const double> committed,
-                            const Reclosing& reclosing, HistorySensitivity& out) const;
+  void ReclosingSensitivity(const KernelInput& in, std::span<const double> committed, double rho,
+                            HistorySensitivity& out) const;
 
   std::shared_ptr<const laws::ContactPair> pair_;
   double initial_gap_, area_;
