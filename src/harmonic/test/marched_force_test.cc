@@ -451,7 +451,7 @@ TEST(MarchedForce, PairClosingForAFewSamplesIsContinuousWhereTheWindowGrows) {
 // the pair was open (PairKernel: rho = the open time in sample intervals, at most 1), so the force
 // coefficients change linearly in the distance; and the Jacobian of a one-sample opening
 // matches central differences in the tangential coefficients' columns (rho's derivative,
-// through the gaps, is left out: TangentialColumnsError).
+// through the gaps, is left out: ColumnErrors).
 TEST(MarchedForce, PairGrazingTheOnsetAtOneSampleIsContinuous) {
   const HarmonicBasis basis{.harmonics = 2};
   const int n = 256;
